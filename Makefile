@@ -1,0 +1,57 @@
+# Troccas Online — the two commands that matter: `make run` and `make test`.
+# Everything is installed into .venv; nothing global is assumed beyond python3 (>= 3.11).
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+HOST ?= 127.0.0.1
+PORT ?= 8000
+# The distributed test run uses the machine's PostgreSQL and Redis unless told otherwise.
+SERVICES_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/test
+SERVICES_REDIS_URL ?= redis://127.0.0.1:6379/0
+
+.PHONY: run test test-embedded test-services test-engine lint venv messages sysdeps bench clean
+
+$(STAMP): pyproject.toml
+	$(PY) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -e '.[dev]'
+	touch $(STAMP)
+
+venv: $(STAMP)
+
+# gettext's msgfmt compiles the catalogs; Debian's chromium runs the browser tests.
+sysdeps:
+	@bash scripts/sysdeps.sh
+
+messages: venv sysdeps
+	$(BIN)/python manage.py compilemessages --ignore=.venv -v 0
+
+run: venv messages
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py demo_data
+	$(BIN)/python manage.py collectstatic --noinput -v 0
+	$(BIN)/uvicorn troccas_site.asgi:application --host $(HOST) --port $(PORT)
+
+# The whole suite twice: on the embedded default (SQLite, in-memory layer, in-process timers)
+# and on the distributed setup (PostgreSQL, Redis, Celery).
+test: test-embedded test-services
+
+test-embedded: venv messages
+	$(BIN)/python -m pytest -p no:cacheprovider
+
+test-services: venv messages
+	DATABASE_URL=$(SERVICES_DATABASE_URL) REDIS_URL=$(SERVICES_REDIS_URL) \
+		$(BIN)/python -m pytest -p no:cacheprovider
+
+test-engine: venv
+	$(BIN)/python -m pytest -p no:cacheprovider tests/engine
+
+lint: venv
+	$(BIN)/ruff check .
+
+bench: venv
+	$(BIN)/python bench/engine.py
+
+clean:
+	rm -rf $(VENV) staticfiles
