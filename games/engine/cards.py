@@ -1,0 +1,131 @@
+"""The 78 cards of the 1JJ Troccas pack (RULES.md §2).
+
+Inside the engine a card is an int, its canonical index 0–77 (C1…CK, R…, S…, B…, T1…T21, NARR);
+at the edges (actions, events, views, JSON) it is its string id. Sets of cards (hands, piles) are
+int bitmasks, which makes following suit a single AND.
+"""
+
+from __future__ import annotations
+
+import re
+
+SUITS: tuple[str, ...] = ("C", "R", "S", "B")
+TRUMP = "T"
+ROUND_SUITS = frozenset({"C", "R"})
+LONG_SUITS = frozenset({"S", "B"})
+_RANKS = ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "N", "Q", "K")
+_COURT_STRENGTH = {"J": 11, "N": 12, "Q": 13, "K": 14}
+_COURT_POINTS = {"J": 2, "N": 3, "Q": 4, "K": 5}
+
+CARD_ID_PATTERN = re.compile(r"^([CRSB]([1-9]|10|J|N|Q|K)|T([1-9]|1[0-9]|2[01])|NARR)$")
+
+
+def _build() -> tuple[tuple[str, ...], tuple[str | None, ...], tuple[int, ...], tuple[int, ...]]:
+    ids: list[str] = []
+    suits: list[str | None] = []
+    strengths: list[int] = []
+    points: list[int] = []
+    for suit in SUITS:
+        for rank in _RANKS:
+            ids.append(suit + rank)
+            suits.append(suit)
+            if rank in _COURT_STRENGTH:
+                strengths.append(_COURT_STRENGTH[rank])
+                points.append(_COURT_POINTS[rank])
+            else:
+                n = int(rank)
+                # Round suits rank their numerals upside down: 1 is the highest, 10 the lowest.
+                strengths.append(11 - n if suit in ROUND_SUITS else n)
+                points.append(1)
+    for n in range(1, 22):
+        ids.append(f"T{n}")
+        suits.append(TRUMP)
+        strengths.append(n)
+        points.append(5 if n in (1, 21) else 1)
+    ids.append("NARR")
+    suits.append(None)
+    strengths.append(0)
+    points.append(5)
+    return tuple(ids), tuple(suits), tuple(strengths), tuple(points)
+
+
+CARD_IDS, _SUIT, _STRENGTH, _POINTS = _build()
+NUM_CARDS = len(CARD_IDS)  # 78
+INDEX: dict[str, int] = {cid: i for i, cid in enumerate(CARD_IDS)}
+NARR = INDEX["NARR"]
+NARR_BIT = 1 << NARR
+ALL_MASK = (1 << NUM_CARDS) - 1
+
+# Bitmask of every card of a suit ("C", "R", "S", "B", "T").
+SUIT_MASK: dict[str, int] = {s: 0 for s in (*SUITS, TRUMP)}
+for _i, _s in enumerate(_SUIT):
+    if _s is not None:
+        SUIT_MASK[_s] |= 1 << _i
+TRUMP_MASK = SUIT_MASK[TRUMP]
+KINGS = {s: INDEX[s + "K"] for s in SUITS}
+JACKS = {s: INDEX[s + "J"] for s in SUITS}
+KING_SUIT = {INDEX[s + "K"]: s for s in SUITS}
+# Honours (RULES §1): the 4 kings, T1, T21 and the Narr — the cards worth 5.
+HONOURS_MASK = sum(1 << i for i, p in enumerate(_POINTS) if p == 5)
+ONE_POINT_MASK = sum(1 << i for i, p in enumerate(_POINTS) if p == 1)
+
+
+def is_valid_id(card_id: object) -> bool:
+    """True for a string that is one of the 78 canonical ids."""
+    return isinstance(card_id, str) and card_id in INDEX
+
+
+def suit(card: int) -> str | None:
+    """"C", "R", "S", "B" for suit cards, "T" for trumps, None for the Narr."""
+    return _SUIT[card]
+
+
+def strength(card: int) -> int:
+    """Strength inside the card's suit (RULES §2); 0 for the Narr, which has none."""
+    return _STRENGTH[card]
+
+
+def points(card: int) -> int:
+    """Raw card points: K 5, Q 4, N 3, J 2, numerals 1, T1 and T21 5, other trumps 1, Narr 5."""
+    return _POINTS[card]
+
+
+SUIT_OF = _SUIT
+STRENGTH_OF = _STRENGTH
+POINTS_OF = _POINTS
+
+
+def mask_of(cards: list[int] | tuple[int, ...]) -> int:
+    m = 0
+    for c in cards:
+        m |= 1 << c
+    return m
+
+
+def cards_of(mask: int) -> list[int]:
+    """The cards of a bitmask in canonical order."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def ids_of(mask: int) -> list[str]:
+    """The card ids of a bitmask in canonical order."""
+    return [CARD_IDS[c] for c in cards_of(mask)]
+
+
+def count(mask: int) -> int:
+    return mask.bit_count()
+
+
+def raw_points(mask: int) -> int:
+    return sum(_POINTS[c] for c in cards_of(mask))
+
+
+def counted_points(mask: int) -> int:
+    """Points of a pile of N cards: raw sum − N + ⌈N/4⌉ (RULES §10: groups of four count −3)."""
+    n = mask.bit_count()
+    return raw_points(mask) - n + (n + 3) // 4
