@@ -1,6 +1,38 @@
-"""Troccas rules engine: pure Python, stdlib only (RULES.md). See games/engine/rules.py."""
+"""Troccas rules engine: pure Python, stdlib only (RULES.md).
 
-from .errors import OptionsError, RuleError
+    state = new_match_state(Options(), first_dealer=owner_seat)
+    state, events = apply(state, {"type": "start_round", "deck": deck})
+    view(state, seat)            # what one seat (or None: a spectator) may see
+    legal_actions(state, seat)   # what it may do now
+"""
+
+from .cards import CARD_IDS
+from .errors import RULE_CODES, OptionsError, RuleError
+from .events import event_to_json, events_for
 from .options import Options
+from .rules import ACTION_TYPES, SYSTEM_ACTIONS, apply, legal_actions, legal_cards
+from .state import (
+    DEALING,
+    LOBBY,
+    MATCH_OVER,
+    PHASES,
+    PLAY,
+    REVEAL,
+    ROUND_OVER,
+    SCART,
+    MatchState,
+    from_json,
+    new_match_state,
+    team_of,
+    to_json,
+)
+from .transcript import TranscriptError, replay
+from .views import view
 
-__all__ = ["Options", "OptionsError", "RuleError"]
+__all__ = [
+    "ACTION_TYPES", "CARD_IDS", "DEALING", "LOBBY", "MATCH_OVER", "PHASES", "PLAY", "REVEAL",
+    "ROUND_OVER", "RULE_CODES", "SCART", "SYSTEM_ACTIONS", "MatchState", "Options",
+    "OptionsError", "RuleError", "TranscriptError", "apply", "event_to_json", "events_for",
+    "from_json", "legal_actions", "legal_cards", "new_match_state", "replay", "team_of",
+    "to_json", "view",
+]

@@ -1,0 +1,110 @@
+"""BUOB — the king calls its buob (RULES.md §8): eligibility, candidates, priority, modes."""
+
+from __future__ import annotations
+
+from .cards import JACKS, KING_SUIT, SUITS
+from .errors import RuleError
+from .options import Options
+from .state import Buob, Deal, Trick
+
+
+def _kings_considered(trick: Trick, caller: int, options: Options) -> list[tuple[int, int]]:
+    """(seat, king) pairs on the table, in play order, that this caller's call may use."""
+    kings = [(s, c) for s, c in trick.cards if c in KING_SUIT]
+    if not kings:
+        raise RuleError("BUOB_NO_KING")
+    if options.buob_caller == "king_team":
+        kings = [(s, c) for s, c in kings if s % 2 == caller % 2]
+        if not kings:
+            raise RuleError("BUOB_NOT_ALLOWED_CALLER")
+    return kings
+
+
+def evaluate_call(deal: Deal, trick: Trick | None, hands: tuple[int, int, int, int],
+                  caller: int, suit: object, options: Options) -> Buob:
+    """The call `caller` would make on `trick` naming `suit` (None: the server chooses).
+
+    Raises RuleError with the first code of §8 whose predicate holds. `hands` are the hands at
+    call time (for a call attached to PLAY_CARD, without the card just placed).
+    """
+    if trick is None or not trick.cards:
+        raise RuleError("BUOB_TRICK_NOT_OPEN")
+    if trick.buob is not None:
+        raise RuleError("BUOB_ALREADY_CALLED")
+    kings = _kings_considered(trick, caller, options)
+    eligible = [(s, c) for s, c in kings if KING_SUIT[c] not in deal.led_suits]
+    if not eligible:
+        raise RuleError("BUOB_KING_SUIT_ALREADY_LED")
+    # Candidates: eligible kings whose jack is in a hand other than the king player's.
+    candidates: list[tuple[int, str, int]] = []  # (king seat, suit, jack holder)
+    for king_seat, king in eligible:
+        ksuit = KING_SUIT[king]
+        jack_bit = 1 << JACKS[ksuit]
+        for holder in range(4):
+            if hands[holder] & jack_bit:
+                if holder != king_seat:
+                    candidates.append((king_seat, ksuit, holder))
+                break
+    chosen: tuple[int, str, int] | None = None
+    if suit is not None:
+        for cand in candidates:
+            if cand[1] == suit:
+                chosen = cand
+                break
+        if chosen is None:
+            raise RuleError("BUOB_SUIT_NOT_CANDIDATE")
+    else:
+        if not candidates:
+            raise RuleError("BUOB_NO_TARGET")
+        for cand in candidates:
+            if cand[1] == trick.led:
+                chosen = cand
+                break
+        if chosen is None:
+            chosen = candidates[0]  # the candidate king played earliest in this trick
+    king_seat, ksuit, target = chosen
+    if target == caller:
+        mode = "self"
+    elif any(s == target for s, _ in trick.cards):
+        mode = "deferred"
+    else:
+        mode = "forced"
+    return Buob(caller=caller, suit=ksuit, target=target, mode=mode, king_seat=king_seat)
+
+
+def callable_suits(deal: Deal, seat: int, options: Options) -> list[str]:
+    """Suits this seat could name in a call now, judged only from what the seat can see.
+
+    The engine's own check looks at every hand; this one must not, or a view would betray
+    where a jack lies (in another hand or in the scart). A jack counts as possibly held by
+    someone unless the seat sees that it is out of play: already played, in the seat's own
+    scart, or in the seat's own hand while the seat played that king.
+    """
+    trick = deal.current
+    if trick is None or not trick.cards or trick.buob is not None:
+        return []
+    try:
+        kings = _kings_considered(trick, seat, options)
+    except RuleError:
+        return []
+    played = 0
+    for t in deal.tricks:
+        for _, c in t.cards:
+            played |= 1 << c
+    for _, c in trick.cards:
+        played |= 1 << c
+    own_scart = 0
+    if seat == deal.dealer and deal.scart is not None:
+        own_scart = (1 << deal.scart[0]) | (1 << deal.scart[1])
+    out: list[str] = []
+    for king_seat, king in kings:
+        ksuit = KING_SUIT[king]
+        if ksuit in deal.led_suits or ksuit in out:
+            continue
+        jack_bit = 1 << JACKS[ksuit]
+        if played & jack_bit or own_scart & jack_bit:
+            continue
+        if king_seat == seat and deal.hands[seat] & jack_bit:
+            continue
+        out.append(ksuit)
+    return [s for s in SUITS if s in out]

@@ -1,0 +1,546 @@
+"""The transition function: `apply(state, action) -> (state, events)` (RULES.md §5–§12).
+
+Actions are plain mappings shaped like the transcript's (TRANSCRIPT.md): {"type": "play_card",
+"seat": 2, "card": "SK", "call_buob": true}. Check order for every action: phase (WRONG_PHASE or
+MATCH_OVER) → role (NOT_DEALER, NOT_YOUR_TURN) → the action's own checks. A rejection raises
+RuleError and, states being immutable, changes nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from . import events as ev
+from .buob import callable_suits, evaluate_call
+from .cards import (
+    HONOURS_MASK,
+    INDEX,
+    JACKS,
+    NARR,
+    NARR_BIT,
+    NUM_CARDS,
+    ONE_POINT_MASK,
+    POINTS_OF,
+    STRENGTH_OF,
+    SUIT_MASK,
+    SUIT_OF,
+    TRUMP_MASK,
+    cards_of,
+    counted_points,
+)
+from .errors import RuleError
+from .state import (
+    DEALING,
+    LOBBY,
+    MATCH_OVER,
+    PLAY,
+    REVEAL,
+    ROUND_OVER,
+    SCART,
+    TRICKS_PER_DEAL,
+    Deal,
+    MatchState,
+    NarrDebt,
+    Trick,
+)
+
+ACTION_TYPES = (
+    "start_round", "deal_next_pass", "end_reveal", "discard_scart", "play_card", "call_buob",
+    "turn_timeout", "regame", "end_match", "new_match",
+)
+SYSTEM_ACTIONS = frozenset({"end_reveal", "turn_timeout"})
+
+Result = tuple[MatchState, list[Any]]
+
+
+# --- helpers ------------------------------------------------------------------------------
+
+def _seat(action: Mapping[str, Any]) -> int:
+    seat = action.get("seat")
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat <= 3:
+        raise RuleError("INVALID_ACTION")
+    return seat
+
+
+def _deck(action: Mapping[str, Any]) -> tuple[int, ...]:
+    deck = action.get("deck")
+    if not isinstance(deck, list | tuple) or len(deck) != NUM_CARDS:
+        raise RuleError("INVALID_ACTION")
+    try:
+        out = tuple(INDEX[c] for c in deck)
+    except (KeyError, TypeError):
+        raise RuleError("INVALID_ACTION") from None
+    if len(set(out)) != NUM_CARDS:
+        raise RuleError("INVALID_ACTION")
+    return out
+
+
+def _require_phase(state: MatchState, *phases: str, in_match_over: str = "WRONG_PHASE") -> None:
+    if state.phase not in phases:
+        raise RuleError(in_match_over if state.phase == MATCH_OVER else "WRONG_PHASE")
+
+
+def _new_deal(state: MatchState, deck: tuple[int, ...], dealer: int) -> tuple[MatchState, Any]:
+    is_bock = state.bock_pending > 0
+    deal = Deal(
+        number=state.deals_played + 1, dealer=dealer, deck=deck, passes=0,
+        hands=(0, 0, 0, 0), reveal=None, scart=None, is_bock=is_bock, tricks=(), current=None,
+        turn=None, led_suits="", piles=(0, 0), narr_debt=None, points=None, bock_triggered=False,
+    )
+    new = state._replace(phase=DEALING, dealer=dealer, deal=deal,
+                         bock_pending=state.bock_pending - 1 if is_bock else state.bock_pending)
+    return new, ev.RoundStarted(deal.number, dealer, is_bock)
+
+
+def forbidden_scart_mask(deal: Deal, scart_forbidden: str) -> int:
+    """Cards the dealer may not discard this deal (RULES §6, option `scart_forbidden`)."""
+    if scart_forbidden == "none":
+        return 0
+    if scart_forbidden == "honours_and_trumps":
+        mask = HONOURS_MASK | TRUMP_MASK
+        if (deal.hands[deal.dealer] & ~mask).bit_count() >= 2:
+            return mask
+    return HONOURS_MASK
+
+
+def _lowest(mask: int, n: int) -> list[int]:
+    """The n cards of lowest point value in mask (ties: lowest canonical index)."""
+    return sorted(cards_of(mask), key=lambda c: (POINTS_OF[c], c))[:n]
+
+
+def _legal_mask(deal: Deal, seat: int) -> int:
+    hand = deal.hands[seat]
+    trick = deal.current
+    if trick is None:
+        return 0
+    b = trick.buob
+    if b is not None and b.mode == "forced" and b.target == seat:
+        return 1 << JACKS[b.suit]
+    led = trick.led
+    if led is None:
+        return hand
+    follow = hand & SUIT_MASK[led]
+    if follow:
+        return follow | (hand & NARR_BIT)
+    trumps = hand & TRUMP_MASK
+    if trumps:
+        return trumps | (hand & NARR_BIT)
+    return hand
+
+
+# --- the actions --------------------------------------------------------------------------
+
+def _start_round(state: MatchState, action: Mapping[str, Any]) -> Result:
+    _require_phase(state, LOBBY)
+    deck = _deck(action)
+    first = action.get("first_dealer", state.first_dealer)
+    if not isinstance(first, int) or isinstance(first, bool) or not 0 <= first <= 3:
+        raise RuleError("INVALID_ACTION")
+    state = state._replace(first_dealer=first)
+    new, started = _new_deal(state, deck, first)
+    return new, [started]
+
+
+def _deal_pass(state: MatchState, auto: bool = False) -> Result:
+    deal = state.deal
+    assert deal is not None
+    d = deal.dealer
+    hands = list(deal.hands)
+    passes = deal.passes
+    pos = passes * 24
+    reveal = None
+    for k in (1, 2, 3, 4):
+        s = (d + k) % 4
+        n = (9 if s == d else 7) if passes == 2 else 6
+        taken = deal.deck[pos:pos + n]
+        pos += n
+        for c in taken:
+            hands[s] |= 1 << c
+        if passes == 2:
+            reveal = reveal or [0, 0, 0, 0]
+            reveal[s] = taken[-1]
+    passes += 1
+    counts = tuple(h.bit_count() for h in hands)
+    events: list[Any] = [ev.PassDealt(passes, counts, auto)]  # type: ignore[arg-type]
+    new_deal = deal._replace(passes=passes, hands=tuple(hands))
+    phase = DEALING
+    if passes == 3:
+        new_deal = new_deal._replace(reveal=tuple(reveal))  # type: ignore[arg-type]
+        phase = REVEAL
+        events.append(ev.RevealShown(new_deal.reveal))  # type: ignore[arg-type]
+    return state._replace(phase=phase, deal=new_deal), events
+
+
+def _deal_next_pass(state: MatchState, action: Mapping[str, Any]) -> Result:
+    _require_phase(state, DEALING)
+    if _seat(action) != state.deal.dealer:  # type: ignore[union-attr]
+        raise RuleError("NOT_DEALER")
+    return _deal_pass(state)
+
+
+def _end_reveal(state: MatchState, action: Mapping[str, Any]) -> Result:
+    _require_phase(state, REVEAL)
+    return state._replace(phase=SCART), [ev.RevealEnded()]
+
+
+def _scart(state: MatchState, cards: list[int], auto: bool = False) -> Result:
+    deal = state.deal
+    assert deal is not None
+    d = deal.dealer
+    hands = list(deal.hands)
+    hands[d] &= ~((1 << cards[0]) | (1 << cards[1]))
+    leader = (d + 1) % 4
+    scart = (min(cards), max(cards))
+    new_deal = deal._replace(
+        hands=tuple(hands), scart=scart, turn=leader,
+        current=Trick(number=1, leader=leader, cards=(), led=None),
+    )
+    return state._replace(phase=PLAY, deal=new_deal), [ev.ScartDiscarded(d, scart, auto)]
+
+
+def _discard_scart(state: MatchState, action: Mapping[str, Any]) -> Result:
+    _require_phase(state, SCART)
+    deal = state.deal
+    assert deal is not None
+    if _seat(action) != deal.dealer:
+        raise RuleError("NOT_DEALER")
+    raw = action.get("cards")
+    if not isinstance(raw, list | tuple) or len(raw) != 2:
+        raise RuleError("SCART_WRONG_COUNT")
+    if not all(isinstance(c, str) and c in INDEX for c in raw):
+        raise RuleError("UNKNOWN_CARD")
+    cards = [INDEX[c] for c in raw]
+    if cards[0] == cards[1]:
+        raise RuleError("SCART_DUPLICATE")
+    hand = deal.hands[deal.dealer]
+    if not all(hand >> c & 1 for c in cards):
+        raise RuleError("CARD_NOT_IN_HAND")
+    forbidden = forbidden_scart_mask(deal, state.options.scart_forbidden)
+    if any(forbidden >> c & 1 for c in cards):
+        raise RuleError("SCART_FORBIDDEN_CARD")
+    return _scart(state, cards)
+
+
+def _play(state: MatchState, seat: int, card: int, call: bool, call_suit: object,
+          auto: bool = False) -> Result:
+    """Place a checked card; attach a call if asked; complete the trick on the 4th card."""
+    deal = state.deal
+    assert deal is not None and deal.current is not None
+    trick = deal.current
+    hands = list(deal.hands)
+    hands[seat] &= ~(1 << card)
+    led = trick.led
+    if led is None and card != NARR:
+        led = SUIT_OF[card]
+    # The hot path of every deal: build the new tuples directly rather than through _replace.
+    trick = Trick(trick.number, trick.leader, trick.cards + ((seat, card),), led, trick.buob,
+                  None)
+    events: list[Any] = [ev.CardPlayed(seat, card, trick.number, auto)]
+    if call:
+        buob = evaluate_call(deal, trick, tuple(hands), seat, call_suit,  # type: ignore[arg-type]
+                             state.options)
+        trick = trick._replace(buob=buob)
+        events.append(ev.BuobCalled(buob.caller, buob.suit, buob.target, buob.mode,
+                                    trick.number))
+    fields = list(deal)
+    fields[_HANDS] = tuple(hands)
+    fields[_CURRENT] = trick
+    if len(trick.cards) < 4:
+        fields[_TURN] = (seat + 1) % 4
+        return _with_deal(state, _make_deal(fields)), events
+    return _complete_trick(state, _make_deal(fields), events)
+
+
+_HANDS = Deal._fields.index("hands")
+_CURRENT = Deal._fields.index("current")
+_TURN = Deal._fields.index("turn")
+_TRICKS = Deal._fields.index("tricks")
+_PILES = Deal._fields.index("piles")
+_DEBT = Deal._fields.index("narr_debt")
+_LED_SUITS = Deal._fields.index("led_suits")
+_DEAL_AT = MatchState._fields.index("deal")
+_make_deal = Deal._make
+_make_state = MatchState._make
+
+
+def _with_deal(state: MatchState, deal: Deal) -> MatchState:
+    fields = list(state)
+    fields[_DEAL_AT] = deal
+    return _make_state(fields)
+
+
+def _play_card(state: MatchState, action: Mapping[str, Any]) -> Result:
+    _require_phase(state, PLAY)
+    deal = state.deal
+    assert deal is not None
+    seat = action.get("seat")
+    if seat != deal.turn or isinstance(seat, bool):
+        raise RuleError("NOT_YOUR_TURN")
+    cid = action.get("card")
+    if not isinstance(cid, str) or cid not in INDEX:
+        raise RuleError("UNKNOWN_CARD")
+    card = INDEX[cid]
+    hand = deal.hands[seat]
+    if not hand >> card & 1:
+        raise RuleError("CARD_NOT_IN_HAND")
+    trick = deal.current
+    assert trick is not None
+    b = trick.buob
+    if b is not None and b.mode == "forced" and b.target == seat:
+        if card != JACKS[b.suit]:
+            raise RuleError("BUOB_FORCED_JACK")
+    elif trick.led is not None and card != NARR:
+        led_mask = SUIT_MASK[trick.led]
+        if hand & led_mask:
+            if not led_mask >> card & 1:
+                raise RuleError("MUST_FOLLOW_SUIT")
+        elif hand & TRUMP_MASK and not TRUMP_MASK >> card & 1:
+            raise RuleError("MUST_PLAY_TRUMP")
+    call = action.get("call_buob") is True
+    return _play(state, seat, card, call, action.get("buob_suit") if call else None)
+
+
+def _call_buob(state: MatchState, action: Mapping[str, Any]) -> Result:
+    _require_phase(state, PLAY)
+    deal = state.deal
+    assert deal is not None
+    seat = _seat(action)
+    buob = evaluate_call(deal, deal.current, deal.hands, seat, action.get("suit"), state.options)
+    trick = deal.current._replace(buob=buob)  # type: ignore[union-attr]
+    new = state._replace(deal=deal._replace(current=trick))
+    return new, [ev.BuobCalled(buob.caller, buob.suit, buob.target, buob.mode, trick.number)]
+
+
+def _complete_trick(state: MatchState, deal: Deal, events: list[Any]) -> Result:
+    """RULES §7, in order: exchange → winner → distribute → settle the debt → next trick."""
+    trick = deal.current
+    assert trick is not None
+    cards = list(trick.cards)
+    hands = list(deal.hands)
+    buob = trick.buob
+    # 1. A pending BUOB exchange (deferred or self): the jack takes the target's slot.
+    if buob is not None:
+        jack = JACKS[buob.suit]
+        returned = None
+        if buob.mode != "forced":
+            i = next(k for k, (s, _) in enumerate(cards) if s == buob.target)
+            x = cards[i][1]
+            if x != jack:
+                hands[buob.target] = (hands[buob.target] & ~(1 << jack)) | (1 << x)
+                cards[i] = (buob.target, jack)
+                returned = x
+        buob = buob._replace(returned_card=returned)
+        events.append(ev.BuobResolved(buob.target, returned, jack, trick.number))
+    # 2. The winner: highest trump, else highest card of L, else the called king's player.
+    winner = -1
+    best = -1
+    for s, c in cards:
+        if SUIT_OF[c] == "T" and STRENGTH_OF[c] > best:
+            best, winner = STRENGTH_OF[c], s
+    if winner < 0:
+        for s, c in cards:
+            if SUIT_OF[c] == trick.led and STRENGTH_OF[c] > best:
+                best, winner = STRENGTH_OF[c], s
+    if winner < 0:
+        assert buob is not None
+        winner = buob.king_seat
+    wteam = winner % 2
+    # 3. Distribute.
+    piles = list(deal.piles)
+    debt = deal.narr_debt
+    for s, c in cards:
+        if c == NARR and trick.number < TRICKS_PER_DEAL:
+            piles[s % 2] |= NARR_BIT
+            if s % 2 != wteam:
+                debt = NarrDebt(debtor="AB"[s % 2], creditor="AB"[wteam], trick=trick.number,
+                                status="pending")
+                events.append(ev.NarrDebtCreated(trick.number, debt.debtor, debt.creditor))
+        else:
+            piles[wteam] |= 1 << c
+    done = Trick(trick.number, trick.leader, tuple(cards), trick.led, buob, winner)
+    events.append(ev.TrickWon(trick.number, winner, "AB"[wteam], done.cards))
+    # 4. Try to settle a pending Narr debt with a 1-point card of the debtor's pile.
+    if debt is not None and debt.status == "pending":
+        dt = 0 if debt.debtor == "A" else 1
+        payable = piles[dt] & ONE_POINT_MASK
+        if payable:
+            paid = (payable & -payable).bit_length() - 1
+            piles[dt] &= ~(1 << paid)
+            piles[1 - dt] |= 1 << paid
+            debt = debt._replace(status="settled", paid_card=paid, settled_at=trick.number)
+            events.append(ev.NarrDebtSettled(debt.debtor, debt.creditor, trick.number, paid))
+    # 5. Record L as led; next trick or scoring.
+    fields = list(deal)
+    fields[_HANDS] = tuple(hands)
+    fields[_TRICKS] = deal.tricks + (done,)
+    fields[_PILES] = tuple(piles)
+    fields[_DEBT] = debt
+    if trick.led not in deal.led_suits:
+        fields[_LED_SUITS] = deal.led_suits + trick.led  # type: ignore[operator]
+    if trick.number < TRICKS_PER_DEAL:
+        fields[_CURRENT] = Trick(trick.number + 1, winner, (), None)
+        fields[_TURN] = winner
+        return _with_deal(state, _make_deal(fields)), events
+    fields[_CURRENT] = fields[_TURN] = None
+    return _score_deal(state, _make_deal(fields), events)
+
+
+def _score_deal(state: MatchState, deal: Deal, events: list[Any]) -> Result:
+    """RULES §10–§11: scart to the dealer's team, deal-end debt fallback, count, Bock, totals."""
+    piles = list(deal.piles)
+    assert deal.scart is not None
+    dteam = deal.dealer % 2
+    piles[dteam] |= (1 << deal.scart[0]) | (1 << deal.scart[1])
+    debt = deal.narr_debt
+    if debt is not None and debt.status == "pending":
+        dt = 0 if debt.debtor == "A" else 1
+        others = piles[dt] & ~NARR_BIT
+        paid = _lowest(others, 1)[0] if others else NARR
+        piles[dt] &= ~(1 << paid)
+        piles[1 - dt] |= 1 << paid
+        debt = debt._replace(status="settled", paid_card=paid, settled_at="end")
+        events.append(ev.NarrDebtSettled(debt.debtor, debt.creditor, "end", paid))
+    points = (counted_points(piles[0]), counted_points(piles[1]))
+    won = [0, 0]
+    for t in deal.tricks:
+        won[t.winner % 2] += 1  # type: ignore[operator]
+    opts = state.options
+    fired: list[str] = []
+    if opts.bock:
+        if "tie" in opts.bock_triggers and points[0] == points[1]:
+            fired.append("tie")
+        if "all_tricks" in opts.bock_triggers and TRICKS_PER_DEAL in won:
+            fired.append("all_tricks")
+    triggered = bool(fired)
+    mult = 2 if deal.is_bock else 1
+    totals = (state.totals[0] + points[0] * mult, state.totals[1] + points[1] * mult)
+    deal = deal._replace(piles=tuple(piles), narr_debt=debt, points=points,
+                         bock_triggered=triggered)
+    deals_played = state.deals_played + 1
+    bock_pending = state.bock_pending + (4 if triggered else 0)
+    events.append(ev.DealScored(deal.number, points, mult, totals, tuple(won), triggered,
+                                tuple(fired)))
+    phase, winner = ROUND_OVER, None
+    if opts.match_deals and deals_played >= opts.match_deals:
+        phase, winner = MATCH_OVER, _match_winner(totals)
+        events.append(ev.MatchOver(winner, totals))
+    new = state._replace(phase=phase, deal=deal, totals=totals, deals_played=deals_played,
+                         bock_pending=bock_pending, winner=winner)
+    return new, events
+
+
+def _match_winner(totals: tuple[int, int]) -> str:
+    if totals[0] == totals[1]:
+        return "draw"
+    return "A" if totals[0] > totals[1] else "B"
+
+
+def _turn_timeout(state: MatchState, action: Mapping[str, Any]) -> Result:
+    _require_phase(state, DEALING, SCART, PLAY)
+    deal = state.deal
+    assert deal is not None
+    if state.phase == DEALING:
+        return _deal_pass(state, auto=True)
+    if state.phase == SCART:
+        allowed = deal.hands[deal.dealer] & ~forbidden_scart_mask(deal,
+                                                                  state.options.scart_forbidden)
+        return _scart(state, _lowest(allowed, 2), auto=True)
+    seat = deal.turn
+    assert seat is not None
+    card = _lowest(_legal_mask(deal, seat), 1)[0]
+    return _play(state, seat, card, False, None, auto=True)
+
+
+def _regame(state: MatchState, action: Mapping[str, Any]) -> Result:
+    _require_phase(state, ROUND_OVER, in_match_over="MATCH_OVER")
+    deck = _deck(action)
+    new, started = _new_deal(state, deck, (state.dealer + 1) % 4)
+    return new, [started]
+
+
+def _end_match(state: MatchState, action: Mapping[str, Any]) -> Result:
+    if state.phase != ROUND_OVER or state.options.match_deals != 0:
+        raise RuleError("WRONG_PHASE")
+    winner = _match_winner(state.totals)
+    return (state._replace(phase=MATCH_OVER, winner=winner),
+            [ev.MatchOver(winner, state.totals)])
+
+
+def _new_match(state: MatchState, action: Mapping[str, Any]) -> Result:
+    _require_phase(state, MATCH_OVER)
+    new = state._replace(phase=LOBBY, dealer=state.first_dealer, totals=(0, 0), deals_played=0,
+                         bock_pending=0, deal=None, winner=None)
+    return new, [ev.MatchReset()]
+
+
+_HANDLERS = {
+    "start_round": _start_round,
+    "deal_next_pass": _deal_next_pass,
+    "end_reveal": _end_reveal,
+    "discard_scart": _discard_scart,
+    "play_card": _play_card,
+    "call_buob": _call_buob,
+    "turn_timeout": _turn_timeout,
+    "regame": _regame,
+    "end_match": _end_match,
+    "new_match": _new_match,
+}
+
+
+def apply(state: MatchState, action: Mapping[str, Any]) -> Result:
+    """Apply one action; return the new state and the typed events it produced.
+
+    Raises RuleError (code from RULES.md §12) if the action is rejected; `state` is unchanged.
+    """
+    handler = _HANDLERS.get(action.get("type"))  # type: ignore[arg-type]
+    if handler is None:
+        raise RuleError("INVALID_ACTION")
+    return handler(state, action)
+
+
+# --- what a seat may do now ---------------------------------------------------------------
+
+def legal_cards(state: MatchState, seat: int) -> list[str]:
+    """The card ids `seat` may play now (empty unless it is that seat's turn in PLAY)."""
+    from .cards import ids_of
+
+    deal = state.deal
+    if state.phase != PLAY or deal is None or deal.turn != seat:
+        return []
+    return ids_of(_legal_mask(deal, seat))
+
+
+def legal_actions(state: MatchState, seat: int | None) -> dict[str, Any]:
+    """What a seat may do now — the single source of legality for clients and bots.
+
+    `buob_suits` is judged from what the seat can see (see buob.callable_suits); room-level
+    permissions (owner, `regame_by`) are the web layer's and are not applied here.
+    """
+    from .cards import ids_of
+
+    deal = state.deal
+    phase = state.phase
+    out: dict[str, Any] = {
+        "deal": False, "scart": False, "scart_allowed": [], "play": False, "legal_cards": [],
+        "buob_suits": [], "regame": False, "end_match": False, "new_match": False,
+    }
+    if seat is None:
+        return out
+    if phase == DEALING and deal is not None and deal.dealer == seat:
+        out["deal"] = True
+    elif phase == SCART and deal is not None and deal.dealer == seat:
+        out["scart"] = True
+        forbidden = forbidden_scart_mask(deal, state.options.scart_forbidden)
+        out["scart_allowed"] = ids_of(deal.hands[seat] & ~forbidden)
+    elif phase == PLAY and deal is not None:
+        if deal.turn == seat:
+            out["play"] = True
+            out["legal_cards"] = ids_of(_legal_mask(deal, seat))
+        out["buob_suits"] = callable_suits(deal, seat, state.options)
+    elif phase == ROUND_OVER:
+        out["regame"] = True
+        out["end_match"] = state.options.match_deals == 0
+    elif phase == MATCH_OVER:
+        out["new_match"] = True
+    return out

@@ -1,0 +1,183 @@
+"""`troccas-transcript/1` validation and replay into `troccas-result/1` (TRANSCRIPT.md)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .cards import CARD_IDS, ids_of
+from .errors import OptionsError, RuleError
+from .options import Options
+from .rules import apply
+from .state import LOBBY, Deal, MatchState, Trick, new_match_state
+
+TRANSCRIPT_FORMAT = "troccas-transcript/1"
+RESULT_FORMAT = "troccas-result/1"
+_VALID_DECK = frozenset(CARD_IDS)
+
+# type → {field: (required, kind)}; kinds: seat, deck, card, cards, suit, bool
+_FIELDS: dict[str, dict[str, tuple[bool, str]]] = {
+    "start_round": {"deck": (True, "deck")},
+    "deal_next_pass": {"seat": (True, "seat")},
+    "end_reveal": {},
+    "discard_scart": {"seat": (True, "seat"), "cards": (True, "cards")},
+    "play_card": {"seat": (True, "seat"), "card": (True, "card"),
+                  "call_buob": (False, "bool"), "buob_suit": (False, "suit")},
+    "call_buob": {"seat": (True, "seat"), "suit": (False, "suit")},
+    "turn_timeout": {},
+    "regame": {"deck": (True, "deck")},
+    "end_match": {},
+    "new_match": {},
+}
+
+
+class TranscriptError(ValueError):
+    """The document is not a valid transcript; `where` is "top level" or "action N"."""
+
+    def __init__(self, where: str, problem: str) -> None:
+        super().__init__(f"{where}: {problem}")
+        self.where = where
+        self.problem = problem
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _check_field(where: str, name: str, kind: str, value: Any) -> None:
+    if kind == "seat":
+        if not _is_int(value) or not 0 <= value <= 3:
+            raise TranscriptError(where, f"field '{name}' must be an integer 0-3")
+    elif kind == "card":
+        if not isinstance(value, str):
+            raise TranscriptError(where, f"field '{name}' must be a string")
+    elif kind == "cards":
+        if not isinstance(value, list) or not all(isinstance(c, str) for c in value):
+            raise TranscriptError(where, f"field '{name}' must be a list of strings")
+    elif kind == "suit":
+        if value is not None and not isinstance(value, str):
+            raise TranscriptError(where, f"field '{name}' must be a string or null")
+    elif kind == "bool":
+        if not isinstance(value, bool):
+            raise TranscriptError(where, f"field '{name}' must be a boolean")
+    elif kind == "deck":
+        if not isinstance(value, list) or not all(isinstance(c, str) for c in value):
+            raise TranscriptError(where, f"field '{name}' must be a list of 78 card ids")
+        if len(value) != 78 or set(value) != _VALID_DECK:
+            raise TranscriptError(where, "deck is not a permutation of the 78 card ids")
+
+
+def validate(doc: Any) -> tuple[Options, int, list[dict[str, Any]]]:
+    """Check the whole document before anything is replayed; raise TranscriptError."""
+    top = "top level"
+    if not isinstance(doc, dict):
+        raise TranscriptError(top, "the document must be a JSON object")
+    if doc.get("format") != TRANSCRIPT_FORMAT:
+        raise TranscriptError(top, f"format must be '{TRANSCRIPT_FORMAT}'")
+    fd = doc.get("first_dealer")
+    if not _is_int(fd) or not 0 <= fd <= 3:
+        raise TranscriptError(top, "first_dealer must be an integer 0-3")
+    if "options" in doc and not isinstance(doc["options"], dict):
+        raise TranscriptError(top, "options must be an object")
+    try:
+        options = Options.from_json(doc.get("options"))
+    except OptionsError as exc:
+        raise TranscriptError(top, f"option {exc.key}: {exc.message}") from None
+    actions = doc.get("actions")
+    if not isinstance(actions, list):
+        raise TranscriptError(top, "actions must be a list")
+    for i, action in enumerate(actions):
+        where = f"action {i}"
+        if not isinstance(action, dict):
+            raise TranscriptError(where, "must be an object")
+        kind = action.get("type")
+        if not isinstance(kind, str) or kind not in _FIELDS:
+            raise TranscriptError(where, f"unknown action type {kind!r}")
+        for name, (required, fkind) in _FIELDS[kind].items():
+            if name not in action:
+                if required:
+                    raise TranscriptError(where, f"missing field '{name}'")
+                continue
+            _check_field(where, name, fkind, action[name])
+    return options, fd, actions
+
+
+def _engine_action(action: dict[str, Any]) -> dict[str, Any]:
+    """Drop what the format ignores: unknown keys, and `buob_suit` without `call_buob`."""
+    out = {k: action[k] for k in _FIELDS[action["type"]] if k in action}
+    out["type"] = action["type"]
+    if out["type"] == "play_card" and out.get("call_buob") is not True:
+        out.pop("buob_suit", None)
+    return out
+
+
+def _trick_result(t: Trick) -> dict[str, Any]:
+    b = t.buob
+    return {
+        "leader": t.leader,
+        "cards": [[s, CARD_IDS[c]] for s, c in t.cards],
+        "winner": t.winner,
+        "buob": None if b is None else {
+            "caller": b.caller, "suit": b.suit, "target": b.target, "mode": b.mode,
+            "returned_card": None if b.returned_card is None else CARD_IDS[b.returned_card],
+        },
+    }
+
+
+def deal_result(deal: Deal) -> dict[str, Any]:
+    """One entry of the result's `deals` (full information)."""
+    tricks = [_trick_result(t) for t in deal.tricks]
+    if deal.current is not None and deal.current.cards:
+        tricks.append(_trick_result(deal.current))
+    debt = deal.narr_debt
+    return {
+        "dealer": deal.dealer,
+        "is_bock": deal.is_bock,
+        "reveal": None if deal.reveal is None else {str(s): CARD_IDS[c]
+                                                    for s, c in enumerate(deal.reveal)},
+        "scart": None if deal.scart is None else sorted((CARD_IDS[c] for c in deal.scart),
+                                                        key=CARD_IDS.index),
+        "tricks": tricks,
+        "narr_debt": None if debt is None else {
+            "debtor": debt.debtor, "creditor": debt.creditor, "trick": debt.trick,
+            "status": debt.status,
+            "paid_card": None if debt.paid_card is None else CARD_IDS[debt.paid_card],
+            "settled_at": debt.settled_at,
+        },
+        "piles": {"A": ids_of(deal.piles[0]), "B": ids_of(deal.piles[1])},
+        "points": None if deal.points is None else {"A": deal.points[0], "B": deal.points[1]},
+        "bock_triggered": deal.bock_triggered,
+    }
+
+
+def replay(doc: Any) -> dict[str, Any]:
+    """Replay a transcript and build its `troccas-result/1` document.
+
+    Raises TranscriptError if the document is invalid; rejected actions are part of the result.
+    """
+    options, first_dealer, actions = validate(doc)
+    state: MatchState = new_match_state(options, first_dealer)
+    results: list[dict[str, Any]] = []
+    deals: list[Deal] = []
+    for i, action in enumerate(actions):
+        try:
+            state, _ = apply(state, _engine_action(action))
+        except RuleError as exc:
+            results.append({"i": i, "ok": False, "error": exc.code})
+            continue
+        results.append({"i": i, "ok": True})
+        if state.phase == LOBBY:
+            deals = []  # new_match: the result describes the match in progress
+        elif state.deal is not None:
+            if deals and deals[-1].number == state.deal.number:
+                deals[-1] = state.deal
+            else:
+                deals.append(state.deal)
+    return {
+        "format": RESULT_FORMAT,
+        "results": results,
+        "deals": [deal_result(d) for d in deals],
+        "totals": {"A": state.totals[0], "B": state.totals[1]},
+        "bock_pending": state.bock_pending,
+        "phase": state.phase,
+        "winner": state.winner,
+    }
