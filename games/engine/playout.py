@@ -14,7 +14,6 @@ from .options import Options
 from .rules import _legal_mask, forbidden_scart_mask
 from .state import DEALING, LOBBY, MATCH_OVER, PLAY, REVEAL, ROUND_OVER, SCART, MatchState
 
-
 _KING_MASK = sum(1 << k for k in KING_SUIT)
 
 
