@@ -1,0 +1,70 @@
+from __future__ import annotations
+
+from django.contrib import admin, messages
+from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
+from django.db.models import QuerySet
+from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
+
+from .models import User
+
+
+class AnonymisedFilter(admin.SimpleListFilter):
+    title = _("anonymised")
+    parameter_name = "anonymised"
+
+    def lookups(self, request: HttpRequest, model_admin: admin.ModelAdmin) -> list[tuple[str, str]]:
+        return [("yes", _("Yes")), ("no", _("No"))]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[User]) -> QuerySet[User]:
+        if self.value() == "yes":
+            return queryset.filter(anonymised_at__isnull=False)
+        if self.value() == "no":
+            return queryset.filter(anonymised_at__isnull=True)
+        return queryset
+
+
+@admin.register(User)
+class UserAdmin(DjangoUserAdmin):
+    list_display = (
+        "username",
+        "display_name",
+        "email",
+        "preferred_language",
+        "is_active",
+        "is_staff",
+        "date_joined",
+        "last_login",
+    )
+    list_filter = (
+        "is_staff",
+        "is_superuser",
+        "is_active",
+        "preferred_language",
+        AnonymisedFilter,
+    )
+    search_fields = ("username", "display_name", "email", "first_name", "last_name")
+    readonly_fields = ("anonymised_at", "last_login", "date_joined")
+    fieldsets = (
+        *DjangoUserAdmin.fieldsets,
+        (_("Troccas"), {"fields": ("display_name", "preferred_language", "anonymised_at")}),
+    )
+    add_fieldsets = (
+        *DjangoUserAdmin.add_fieldsets,
+        (_("Troccas"), {"fields": ("display_name", "preferred_language")}),
+    )
+    actions = ["anonymise_users"]
+
+    @admin.action(description=_("Anonymise selected users (keeps their match history)"))
+    def anonymise_users(self, request: HttpRequest, queryset: QuerySet[User]) -> None:
+        count = 0
+        for user in queryset.filter(anonymised_at__isnull=True).exclude(pk=request.user.pk):
+            user.anonymise()
+            count += 1
+        self.message_user(
+            request,
+            ngettext("%(count)d user anonymised.", "%(count)d users anonymised.", count)
+            % {"count": count},
+            messages.SUCCESS,
+        )

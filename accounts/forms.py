@@ -1,0 +1,190 @@
+"""Account forms. Every label, help text and error is an msgid of this project's catalogs, so
+each form speaks the player's language, Romansh included (Django has no Romansh catalog)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.conf import settings
+from django.contrib.auth import forms as auth_forms
+from django.contrib.auth import password_validation
+from django.http import HttpRequest
+from django.utils.translation import get_language
+from django.utils.translation import gettext_lazy as _
+
+from . import ratelimit
+from .models import User
+
+REQUIRED = _("This field is required.")
+
+
+def translate_required(form: forms.BaseForm) -> None:
+    for field in form.fields.values():
+        field.error_messages["required"] = REQUIRED
+        if isinstance(field, forms.EmailField):
+            field.error_messages["invalid"] = _("Enter a valid email address.")
+
+
+def language_choices() -> list[tuple[str, str]]:
+    return [(code, name) for code, name in settings.LANGUAGES]
+
+
+class SignUpForm(auth_forms.UserCreationForm):
+    error_messages = {"password_mismatch": _("The two passwords do not match.")}
+
+    password1 = forms.CharField(
+        label=_("Password"),
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+        help_text=password_validation.password_validators_help_text_html(),
+    )
+    password2 = forms.CharField(
+        label=_("Password again"),
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+        help_text=_("Enter the same password again, to be sure."),
+    )
+
+    class Meta:
+        model = User
+        fields = ("username", "display_name", "email", "preferred_language")
+        labels = {
+            "username": _("Username"),
+            "display_name": _("Display name"),
+            "email": _("Email address"),
+            "preferred_language": _("Language"),
+        }
+        help_texts = {"email": _("Optional; needed only to reset a forgotten password.")}
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields.pop("usable_password", None)
+        language = self.fields["preferred_language"]
+        language.choices = language_choices()
+        language.required = True
+        language.initial = get_language()
+        self.fields["username"].widget.attrs["autocomplete"] = "username"
+        self.fields["email"].widget.attrs["autocomplete"] = "email"
+        translate_required(self)
+
+    def clean_username(self) -> str | None:
+        # Django's UserCreationForm also refuses names differing only in case (returns None).
+        username = super().clean_username()
+        if username is None:
+            return None
+        # Reserved for anonymised accounts (User.anonymise), so a new player can never
+        # appear to be a deleted one in someone's match history.
+        if username.lower().startswith("deleted-"):
+            raise forms.ValidationError(_("This username is reserved."), code="reserved")
+        return username
+
+
+class LoginForm(auth_forms.AuthenticationForm):
+    """Django's log-in form, rate-limited per username + address and per address."""
+
+    error_messages = {
+        "invalid_login": _(
+            "Wrong username or password. Both are case-sensitive; please try again."
+        ),
+        "inactive": _("This account is inactive."),
+        "rate_limited": _(
+            "Too many failed log-in attempts. Please wait a few minutes and try again."
+        ),
+    }
+
+    def __init__(self, request: HttpRequest | None = None, *args: Any, **kwargs: Any) -> None:
+        super().__init__(request, *args, **kwargs)
+        self.fields["username"].label = _("Username")
+        self.fields["password"].label = _("Password")
+        translate_required(self)
+
+    def clean(self) -> dict[str, Any]:
+        username = self.cleaned_data.get("username") or ""
+        if self.request is not None and username:
+            # Checked before the password is: a blocked client learns nothing more.
+            if ratelimit.is_blocked(self.request, username):
+                raise forms.ValidationError(
+                    self.error_messages["rate_limited"], code="rate_limited"
+                )
+            try:
+                cleaned = super().clean()
+            except forms.ValidationError:
+                ratelimit.record_failure(self.request, username)
+                raise
+            ratelimit.reset(self.request, username)
+            return cleaned
+        return super().clean()
+
+
+class ProfileForm(forms.ModelForm):
+    class Meta:
+        model = User
+        fields = ("display_name", "email", "preferred_language")
+        labels = {
+            "display_name": _("Display name"),
+            "email": _("Email address"),
+            "preferred_language": _("Language"),
+        }
+        help_texts = {"email": _("Optional; needed only to reset a forgotten password.")}
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        language = self.fields["preferred_language"]
+        language.choices = language_choices()
+        language.required = True
+        translate_required(self)
+
+
+class PasswordChangeForm(auth_forms.PasswordChangeForm):
+    error_messages = {
+        "password_mismatch": _("The two passwords do not match."),
+        "password_incorrect": _("Your current password is not correct. Please enter it again."),
+    }
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["old_password"].label = _("Current password")
+        self.fields["new_password1"].label = _("New password")
+        self.fields["new_password2"].label = _("New password again")
+        self.fields["new_password2"].help_text = _("Enter the same password again, to be sure.")
+        translate_required(self)
+
+
+class SetPasswordForm(auth_forms.SetPasswordForm):
+    error_messages = {"password_mismatch": _("The two passwords do not match.")}
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["new_password1"].label = _("New password")
+        self.fields["new_password2"].label = _("New password again")
+        self.fields["new_password2"].help_text = _("Enter the same password again, to be sure.")
+        translate_required(self)
+
+
+class PasswordResetForm(auth_forms.PasswordResetForm):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["email"].label = _("Email address")
+        translate_required(self)
+
+
+class DeleteAccountForm(forms.Form):
+    password = forms.CharField(
+        label=_("Your password"),
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+    )
+
+    def __init__(self, user: User, *args: Any, **kwargs: Any) -> None:
+        self.user = user
+        super().__init__(*args, **kwargs)
+        translate_required(self)
+
+    def clean_password(self) -> str:
+        password = self.cleaned_data["password"]
+        if not self.user.check_password(password):
+            raise forms.ValidationError(
+                _("Your password is not correct."), code="password_incorrect"
+            )
+        return password

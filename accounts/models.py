@@ -1,0 +1,91 @@
+"""The player account: Django's user plus a display name and a preferred language.
+
+Accounts are never hard-deleted once they have played: deleting an account anonymises the row,
+so seats, matches and the action log keep pointing at it and history stays intact.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractUser, UserManager
+from django.contrib.auth.validators import UnicodeUsernameValidator
+from django.db import models, transaction
+from django.utils import timezone
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+
+class UsernameValidator(UnicodeUsernameValidator):
+    # Our own msgid, so the message is in the catalogs of every site language (Django has no
+    # Romansh catalog of its own).
+    message = _("Enter a valid username: letters, digits and @ . + - _ only.")
+
+
+class User(AbstractUser):
+    username = models.CharField(
+        _("username"),
+        max_length=150,
+        unique=True,
+        help_text=_("At most 150 characters: letters, digits and @ . + - _ only."),
+        validators=[UsernameValidator()],
+        error_messages={"unique": _("This username is already taken.")},
+    )
+    # Redeclared only for the label: our catalogs then translate it in every site language.
+    email = models.EmailField(_("email address"), blank=True)
+    display_name = models.CharField(
+        _("display name"),
+        max_length=40,
+        blank=True,
+        help_text=_("The name other players see at the table. Leave empty to show your username."),
+    )
+    preferred_language = models.CharField(
+        _("preferred language"),
+        max_length=8,
+        choices=settings.LANGUAGES,
+        blank=True,
+        help_text=_("The site switches to this language whenever you are signed in."),
+    )
+    anonymised_at = models.DateTimeField(_("anonymised at"), null=True, blank=True, editable=False)
+
+    objects = UserManager()
+
+    class Meta(AbstractUser.Meta):
+        swappable = "AUTH_USER_MODEL"
+        verbose_name = _("user")
+        verbose_name_plural = _("users")
+
+    @property
+    def is_anonymised(self) -> bool:
+        return self.anonymised_at is not None
+
+    @property
+    def public_name(self) -> str:
+        """The name shown to other players, in the language active when it is rendered."""
+        if self.is_anonymised:
+            return gettext("Former player")
+        return self.display_name or self.username
+
+    def __str__(self) -> str:
+        return self.public_name
+
+    def anonymise(self) -> None:
+        """Delete the account's personal data but keep the row for match history.
+
+        The username becomes ``deleted-<id>`` (unique, and no one can sign up with it because
+        sign-up refuses that prefix), the password becomes unusable and the account inactive.
+        """
+        with transaction.atomic():
+            self.username = f"deleted-{self.pk}"
+            self.email = ""
+            self.first_name = ""
+            self.last_name = ""
+            self.display_name = ""
+            self.preferred_language = ""
+            self.is_active = False
+            self.is_staff = False
+            self.is_superuser = False
+            self.set_unusable_password()
+            self.anonymised_at = timezone.now()
+            self.save()
+            self.groups.clear()
+            self.user_permissions.clear()

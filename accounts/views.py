@@ -1,0 +1,151 @@
+"""Account pages: sign up, log in/out, profile, password change and reset, deletion, language."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth import login, logout
+from django.contrib.auth import views as auth_views
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.mixins import LoginRequiredMixin
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import redirect, render
+from django.urls import reverse, reverse_lazy, translate_url
+from django.utils import translation
+from django.utils.decorators import method_decorator
+from django.utils.translation import gettext as _
+from django.views import View
+from django.views.decorators.debug import sensitive_post_parameters
+from django.views.decorators.http import require_POST
+from django.views.generic import FormView, UpdateView
+from django.views.i18n import set_language as django_set_language
+
+from . import forms
+from .middleware import set_language_cookie
+from .models import User
+
+
+def in_language(url: str, language: str) -> str:
+    """The same page under another language prefix (unchanged if it has none)."""
+    return translate_url(url, language) if language else url
+
+
+class SignUpView(FormView):
+    template_name = "accounts/signup.html"
+    form_class = forms.SignUpForm
+
+    def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if request.user.is_authenticated:
+            return redirect("games:home")
+        return super().dispatch(request, *args, **kwargs)
+
+    @method_decorator(sensitive_post_parameters("password1", "password2"))
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        return super().post(request, *args, **kwargs)
+
+    def form_valid(self, form: forms.SignUpForm) -> HttpResponse:
+        user = form.save()
+        login(self.request, user, backend="django.contrib.auth.backends.ModelBackend")
+        with translation.override(user.preferred_language):
+            messages.success(self.request, _("Welcome to Troccas Online, %(name)s!")
+                             % {"name": user.public_name})
+            target = reverse("games:home")
+        return set_language_cookie(HttpResponseRedirect(target), user.preferred_language)
+
+
+class LoginView(auth_views.LoginView):
+    template_name = "accounts/login.html"
+    form_class = forms.LoginForm
+    redirect_authenticated_user = True
+
+    def get_success_url(self) -> str:
+        # Land in the player's own language straight away, not one redirect later.
+        return in_language(super().get_success_url(), self.request.user.preferred_language)
+
+
+class LogoutView(auth_views.LogoutView):
+    next_page = reverse_lazy("games:home")
+
+
+class ProfileView(LoginRequiredMixin, UpdateView):
+    template_name = "accounts/profile.html"
+    form_class = forms.ProfileForm
+
+    def get_object(self, queryset: Any = None) -> User:
+        return self.request.user
+
+    def form_valid(self, form: forms.ProfileForm) -> HttpResponse:
+        user = form.save()
+        with translation.override(user.preferred_language):
+            messages.success(self.request, _("Your profile has been saved."))
+            target = reverse("accounts:profile")
+        return set_language_cookie(HttpResponseRedirect(target), user.preferred_language)
+
+
+class PasswordChangeView(auth_views.PasswordChangeView):
+    template_name = "accounts/password_change.html"
+    form_class = forms.PasswordChangeForm
+    success_url = reverse_lazy("accounts:password_change_done")
+
+
+class PasswordChangeDoneView(auth_views.PasswordChangeDoneView):
+    template_name = "accounts/password_change_done.html"
+
+
+class PasswordResetView(auth_views.PasswordResetView):
+    template_name = "accounts/password_reset.html"
+    form_class = forms.PasswordResetForm
+    email_template_name = "accounts/email/password_reset.txt"
+    subject_template_name = "accounts/email/password_reset_subject.txt"
+    success_url = reverse_lazy("accounts:password_reset_done")
+
+
+class PasswordResetDoneView(auth_views.PasswordResetDoneView):
+    template_name = "accounts/password_reset_done.html"
+
+
+class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
+    template_name = "accounts/password_reset_confirm.html"
+    form_class = forms.SetPasswordForm
+    success_url = reverse_lazy("accounts:password_reset_complete")
+
+
+class PasswordResetCompleteView(auth_views.PasswordResetCompleteView):
+    template_name = "accounts/password_reset_complete.html"
+
+
+@method_decorator(login_required, name="dispatch")
+class DeleteAccountView(View):
+    """Deleting an account anonymises it (User.anonymise): history stays, the person goes."""
+
+    template_name = "accounts/delete.html"
+
+    def get(self, request: HttpRequest) -> HttpResponse:
+        return render(request, self.template_name, {"form": forms.DeleteAccountForm(request.user)})
+
+    @method_decorator(sensitive_post_parameters("password"))
+    def post(self, request: HttpRequest) -> HttpResponse:
+        form = forms.DeleteAccountForm(request.user, request.POST)
+        if not form.is_valid():
+            return render(request, self.template_name, {"form": form})
+        user = request.user
+        logout(request)
+        user.anonymise()
+        messages.success(request, _("Your account has been deleted."))
+        return redirect("games:home")
+
+
+@require_POST
+def set_language(request: HttpRequest) -> HttpResponse:
+    """Django's set_language (cookie + redirect to the same page in the new language), and for
+    a signed-in player the choice also becomes the profile's language, which the middleware
+    applies on every later request."""
+    response = django_set_language(request)
+    language = request.POST.get("language", "")
+    if request.user.is_authenticated and language in dict(settings.LANGUAGES):
+        if request.user.preferred_language != language:
+            request.user.preferred_language = language
+            request.user.save(update_fields=["preferred_language"])
+    return response

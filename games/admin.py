@@ -1,0 +1,282 @@
+"""The admin: every game table, searchable and filterable, with the full engine state (hands
+included) for staff settling a dispute. The action log is read-only."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.contrib import admin, messages
+from django.db import transaction
+from django.db.models import Count, QuerySet
+from django.http import HttpRequest
+from django.utils import timezone
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import SafeString
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
+from modeltranslation.admin import TabbedTranslationAdmin
+
+from .models import (
+    Announcement,
+    FAQEntry,
+    Match,
+    MatchStatus,
+    NarrDebt,
+    Room,
+    Round,
+    RoundAction,
+    Seat,
+    Trick,
+)
+
+
+def pretty_json(value: Any) -> SafeString:
+    return format_html(
+        '<pre class="troccas-json">{}</pre>',
+        json.dumps(value, indent=2, ensure_ascii=False, sort_keys=True),
+    )
+
+
+class StaffViewMixin:
+    """Any active staff member may look at every game table (to settle disputes); changing
+    one still needs the model permission."""
+
+    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return bool(request.user.is_active and request.user.is_staff)
+
+    def has_module_permission(self, request: HttpRequest) -> bool:
+        return bool(request.user.is_active and request.user.is_staff)
+
+
+class OpenFilter(admin.SimpleListFilter):
+    title = _("state")
+    parameter_name = "state"
+
+    def lookups(self, request: HttpRequest, model_admin: admin.ModelAdmin) -> list[tuple[str, str]]:
+        return [("open", _("Open")), ("closed", _("Closed"))]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Room]) -> QuerySet[Room]:
+        if self.value() == "open":
+            return queryset.filter(closed__isnull=True)
+        if self.value() == "closed":
+            return queryset.filter(closed__isnull=False)
+        return queryset
+
+
+class SeatInline(admin.TabularInline):
+    model = Seat
+    extra = 0
+    fields = ("user", "team", "index", "joined")
+    raw_id_fields = ("user",)
+
+
+@admin.register(Room)
+class RoomAdmin(StaffViewMixin, admin.ModelAdmin):
+    list_display = ("code", "name", "owner", "visibility", "allow_spectators", "seat_count",
+                    "created", "closed")
+    list_filter = (OpenFilter, "visibility", "allow_spectators", "created")
+    search_fields = ("code", "name", "owner__username", "owner__display_name")
+    readonly_fields = ("code", "options_pretty")
+    raw_id_fields = ("owner",)
+    date_hierarchy = "created"
+    inlines = [SeatInline]
+    actions = ["close_rooms"]
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Room]:
+        return super().get_queryset(request).select_related("owner").annotate(
+            _seat_count=Count("seats")
+        )
+
+    @admin.display(description=_("seats"), ordering="_seat_count")
+    def seat_count(self, obj: Room) -> int:
+        return obj._seat_count
+
+    @admin.display(description=_("house rules (as stored)"))
+    def options_pretty(self, obj: Room) -> SafeString:
+        return pretty_json(obj.options)
+
+    @admin.action(description=_("Close selected rooms"), permissions=["change"])
+    def close_rooms(self, request: HttpRequest, queryset: QuerySet[Room]) -> None:
+        now = timezone.now()
+        with transaction.atomic():
+            rooms = list(queryset.filter(closed__isnull=True).values_list("pk", flat=True))
+            # A closed room has no running match: end them as abandoned with the room.
+            Match.objects.filter(room__in=rooms, status=MatchStatus.RUNNING).update(
+                status=MatchStatus.ABANDONED, finished=now
+            )
+            count = Room.objects.filter(pk__in=rooms).update(closed=now)
+        self.message_user(
+            request,
+            ngettext("%(count)d room closed.", "%(count)d rooms closed.", count)
+            % {"count": count},
+            messages.SUCCESS,
+        )
+
+
+@admin.register(Seat)
+class SeatAdmin(StaffViewMixin, admin.ModelAdmin):
+    list_display = ("room", "user", "team", "index", "joined")
+    list_filter = ("team", "index")
+    search_fields = ("room__code", "room__name", "user__username", "user__display_name")
+    raw_id_fields = ("room", "user")
+    list_select_related = ("room", "user")
+
+
+class RoundInline(admin.TabularInline):
+    model = Round
+    extra = 0
+    fields = ("number", "dealer", "phase", "version", "is_bock", "points_a", "points_b",
+              "started", "finished")
+    readonly_fields = fields
+    show_change_link = True
+    can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(Match)
+class MatchAdmin(StaffViewMixin, admin.ModelAdmin):
+    list_display = ("__str__", "room", "status", "total_a", "total_b", "winner",
+                    "deals_played", "started", "finished")
+    list_filter = ("status", "winner", "started")
+    search_fields = ("room__code", "room__name", "player_0__username", "player_1__username",
+                     "player_2__username", "player_3__username")
+    raw_id_fields = ("room", "player_0", "player_1", "player_2", "player_3")
+    readonly_fields = ("options_pretty",)
+    date_hierarchy = "started"
+    list_select_related = ("room",)
+    inlines = [RoundInline]
+    actions = ["end_matches"]
+
+    @admin.display(description=_("house rules (as stored)"))
+    def options_pretty(self, obj: Match) -> SafeString:
+        return pretty_json(obj.options)
+
+    @admin.action(description=_("End selected running matches (abandoned)"),
+                  permissions=["change"])
+    def end_matches(self, request: HttpRequest, queryset: QuerySet[Match]) -> None:
+        count = queryset.filter(status=MatchStatus.RUNNING).update(
+            status=MatchStatus.ABANDONED, finished=timezone.now()
+        )
+        self.message_user(
+            request,
+            ngettext("%(count)d match ended.", "%(count)d matches ended.", count)
+            % {"count": count},
+            messages.SUCCESS,
+        )
+
+
+class TrickInline(admin.TabularInline):
+    model = Trick
+    extra = 0
+    fields = ("number", "leader", "cards", "winner", "buob_call", "completed")
+    readonly_fields = fields
+    can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(Round)
+class RoundAdmin(StaffViewMixin, admin.ModelAdmin):
+    list_display = ("__str__", "match", "number", "phase", "dealer", "version", "is_bock",
+                    "deadline", "deadline_kind")
+    list_filter = ("phase", "is_bock", "deadline_kind", "started")
+    search_fields = ("match__room__code", "match__room__name")
+    raw_id_fields = ("match",)
+    readonly_fields = ("hands", "engine_state_pretty", "deck_pretty")
+    list_select_related = ("match__room",)
+    inlines = [TrickInline]
+
+    @admin.display(description=_("hands"))
+    def hands(self, obj: Round) -> SafeString | str:
+        # Staff only: this is every player's hidden cards, shown to settle disputes.
+        state = obj.engine_state if isinstance(obj.engine_state, dict) else {}
+        hands = state.get("hands")
+        if not isinstance(hands, list | tuple):
+            return _("(not in this state)")
+        return format_html(
+            "<table><tbody>{}</tbody></table>",
+            format_html_join(
+                "",
+                "<tr><th>{}</th><td>{}</td></tr>",
+                ((_("seat %(index)d") % {"index": i}, " ".join(map(str, hand or [])))
+                 for i, hand in enumerate(hands)),
+            ),
+        )
+
+    @admin.display(description=_("engine state"))
+    def engine_state_pretty(self, obj: Round) -> SafeString:
+        return pretty_json(obj.engine_state)
+
+    @admin.display(description=_("deck order"))
+    def deck_pretty(self, obj: Round) -> SafeString:
+        return pretty_json(obj.deck)
+
+
+@admin.register(Trick)
+class TrickAdmin(StaffViewMixin, admin.ModelAdmin):
+    list_display = ("__str__", "round", "leader", "winner", "has_buob_call", "completed")
+    list_filter = ("winner", "leader")
+    search_fields = ("round__match__room__code",)
+    raw_id_fields = ("round",)
+    list_select_related = ("round__match__room",)
+
+    @admin.display(description=_("BUOB call"), boolean=True)
+    def has_buob_call(self, obj: Trick) -> bool:
+        return obj.buob_call is not None
+
+
+@admin.register(NarrDebt)
+class NarrDebtAdmin(StaffViewMixin, admin.ModelAdmin):
+    list_display = ("__str__", "round", "debtor", "creditor", "status", "paid_card",
+                    "created", "settled")
+    list_filter = ("status", "debtor")
+    search_fields = ("round__match__room__code", "paid_card")
+    raw_id_fields = ("round", "trick")
+    list_select_related = ("round__match__room",)
+
+
+@admin.register(RoundAction)
+class RoundActionAdmin(StaffViewMixin, admin.ModelAdmin):
+    """The log is evidence: staff may read it, nobody may add, change or delete a line."""
+
+    list_display = ("created", "round", "sequence", "kind", "actor", "actor_seat", "action_id")
+    list_filter = ("kind", "actor_seat", "created")
+    search_fields = ("action_id", "round__match__room__code", "actor__username", "kind")
+    readonly_fields = ("round", "sequence", "actor", "actor_seat", "kind", "payload_pretty",
+                       "action_id", "created")
+    exclude = ("payload",)
+    list_select_related = ("round__match__room", "actor")
+    date_hierarchy = "created"
+
+    @admin.display(description=_("payload"))
+    def payload_pretty(self, obj: RoundAction) -> SafeString:
+        return pretty_json(obj.payload)
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(FAQEntry)
+class FAQEntryAdmin(TabbedTranslationAdmin):
+    list_display = ("question", "order", "published")
+    list_editable = ("order", "published")
+    list_filter = ("published",)
+    search_fields = ("question", "answer")
+
+
+@admin.register(Announcement)
+class AnnouncementAdmin(TabbedTranslationAdmin):
+    list_display = ("title", "published", "created")
+    list_filter = ("published", "created")
+    search_fields = ("title", "body")
+    date_hierarchy = "created"

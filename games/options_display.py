@@ -1,0 +1,83 @@
+"""Room options (RULES.md §14) as translated sentences for pages: one row per option with the
+room's value beside the standard one."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.utils.functional import Promise
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from games.engine.options import Options
+
+LABELS: dict[str, Promise] = {
+    "reveal_seconds": gettext_lazy("Reveal window"),
+    "reveal_persist": gettext_lazy("Reveal cards stay visible after the window"),
+    "scart_forbidden": gettext_lazy("Cards the dealer may not put in the Scart"),
+    "buob_caller": gettext_lazy("Who may call BUOB"),
+    "regame_by": gettext_lazy("Who may start the next deal (Regame)"),
+    "match_deals": gettext_lazy("Deals per match"),
+    "bock": gettext_lazy("Bock rounds"),
+    "bock_triggers": gettext_lazy("What starts a Bock round"),
+    "turn_seconds": gettext_lazy("Turn timer"),
+}
+
+
+def _seconds(value: int) -> str:
+    return _("%(seconds)d seconds") % {"seconds": value}
+
+
+def _yes_no(value: bool) -> str:
+    return _("yes") if value else _("no")
+
+
+def describe(key: str, value: Any) -> str:
+    """One option's value in the active language."""
+    if key == "reveal_seconds":
+        return _seconds(value)
+    if key == "turn_seconds":
+        return _("off") if value == 0 else _seconds(value)
+    if key in ("reveal_persist", "bock"):
+        return _yes_no(value)
+    if key == "scart_forbidden":
+        return {
+            "honours": _("honours (kings, T1, T21, the Narr)"),
+            "none": _("none"),
+            "honours_and_trumps": _("honours and trumps"),
+        }[value]
+    if key == "buob_caller":
+        return {"any": _("any player"), "king_team": _("the team of the king's player")}[value]
+    if key == "regame_by":
+        return {"any": _("any seated player"), "owner": _("the room owner")}[value]
+    if key == "match_deals":
+        return _("unlimited") if value == 0 else str(value)
+    if key == "bock_triggers":
+        names = {"tie": _("a 36:36 tie"), "all_tricks": _("one team takes all 19 tricks")}
+        return ", ".join(names[t] for t in value) if value else _("none")
+    raise KeyError(key)
+
+
+@dataclass(frozen=True)
+class RuleRow:
+    key: str
+    label: str
+    value: str
+    default: str
+    differs: bool
+
+
+def house_rules(options: Options) -> list[RuleRow]:
+    current = options.to_json()
+    standard = Options().to_json()
+    return [
+        RuleRow(
+            key=key,
+            label=str(label),
+            value=describe(key, current[key]),
+            default=describe(key, standard[key]),
+            differs=current[key] != standard[key],
+        )
+        for key, label in LABELS.items()
+    ]

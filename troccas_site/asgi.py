@@ -1,0 +1,33 @@
+"""ASGI entry point: HTTP through Django, websockets through Channels.
+
+Static files are served by WhiteNoise's middleware inside the Django HTTP app, so a single
+``uvicorn troccas_site.asgi:application`` is the whole embedded site.
+"""
+
+from __future__ import annotations
+
+import os
+
+from django.core.asgi import get_asgi_application
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "troccas_site.settings")
+
+# Django must be set up before anything imports models (consumers do, through routing).
+django_asgi_app = get_asgi_application()
+
+from channels.auth import AuthMiddlewareStack  # noqa: E402
+from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+
+from games.routing import websocket_urlpatterns  # noqa: E402
+
+application = ProtocolTypeRouter(
+    {
+        "http": django_asgi_app,
+        # Origin checked against ALLOWED_HOSTS (cross-site websocket hijacking), then the
+        # session cookie authenticates the socket exactly like a page request.
+        "websocket": AllowedHostsOriginValidator(
+            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+        ),
+    }
+)

@@ -1,0 +1,346 @@
+"""Troccas Online settings: one file, driven by the environment.
+
+Two modes, one code path (docs/decisions.md, ARCHITECTURE.md "Two modes"):
+
+* embedded (default, no environment variables): SQLite in WAL mode with IMMEDIATE transactions,
+  Channels' in-memory layer, a local-memory cache and timers run inside the ASGI process. One
+  process serves everything, static files included.
+* distributed (``REDIS_URL`` set, normally together with ``DATABASE_URL``): channels-redis, the
+  cache on Redis and Celery (worker + beat) on Redis, so any number of ASGI processes can serve
+  any table. ``DATABASE_URL`` picks the database independently (PostgreSQL through psycopg 3).
+
+Everything secret or host-specific comes from ``DJANGO_*`` variables with safe local defaults;
+``DJANGO_HTTPS=1`` turns on the transport-security settings that ``check --deploy`` asks for.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+
+import dj_database_url
+from django.conf.locale import LANG_INFO
+from django.core.exceptions import ImproperlyConfigured
+from django.utils.translation import gettext_lazy as _
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+
+def env_bool(name: str, default: bool) -> bool:
+    """A boolean from the environment: 1/true/yes/on and 0/false/no/off, any case."""
+    raw = os.environ.get(name)
+    if raw is None or raw.strip() == "":
+        return default
+    value = raw.strip().lower()
+    if value in {"1", "true", "yes", "on"}:
+        return True
+    if value in {"0", "false", "no", "off"}:
+        return False
+    raise ImproperlyConfigured(f"{name} must be a boolean (1/0, true/false), not {raw!r}")
+
+
+def env_list(name: str, default: list[str]) -> list[str]:
+    """A comma-separated list from the environment; blanks are dropped."""
+    raw = os.environ.get(name)
+    if raw is None or raw.strip() == "":
+        return list(default)
+    return [item.strip() for item in raw.split(",") if item.strip()]
+
+
+def env_int(name: str, default: int) -> int:
+    raw = os.environ.get(name)
+    if raw is None or raw.strip() == "":
+        return default
+    try:
+        return int(raw)
+    except ValueError as exc:
+        raise ImproperlyConfigured(f"{name} must be an integer, not {raw!r}") from exc
+
+
+def local_secret_key(path: Path) -> str:
+    """A random key kept in a git-ignored file, so a machine without DJANGO_SECRET_KEY never
+    runs on a key that is public in the repository. Created atomically: several processes
+    starting at once agree on one key."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        key = path.read_text(encoding="utf-8").strip()
+        if key:
+            return key
+        # An empty file means a concurrent writer has not finished: fall through and write.
+        fd = os.open(path, os.O_WRONLY | os.O_TRUNC)
+    key = secrets.token_urlsafe(50)
+    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        handle.write(key)
+    return key
+
+
+# --- Mode -----------------------------------------------------------------------------------
+
+DATABASE_URL = os.environ.get("DATABASE_URL", "").strip()
+REDIS_URL = os.environ.get("REDIS_URL", "").strip()
+# Redis is what lets several processes share sockets, timers and the cache; without it
+# everything must live in one process, which is the embedded mode.
+TROCCAS_MODE = "distributed" if REDIS_URL else "embedded"
+if DATABASE_URL and not REDIS_URL:
+    # PostgreSQL with the in-memory channel layer would silently split tables between
+    # processes; refuse rather than half-work.
+    raise ImproperlyConfigured(
+        "DATABASE_URL is set but REDIS_URL is not: the distributed mode needs both "
+        "(unset DATABASE_URL for the embedded mode)."
+    )
+
+# --- Core -----------------------------------------------------------------------------------
+
+DEBUG = env_bool("DJANGO_DEBUG", False)
+SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "").strip() or local_secret_key(
+    BASE_DIR / ".secret_key"
+)
+ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"])
+CSRF_TRUSTED_ORIGINS = env_list(
+    "DJANGO_CSRF_TRUSTED_ORIGINS",
+    ["http://127.0.0.1:8000", "http://localhost:8000"],
+)
+
+INSTALLED_APPS = [
+    # modeltranslation must come before the admin so its tabbed forms take over.
+    "modeltranslation",
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "whitenoise.runserver_nostatic",
+    "django.contrib.staticfiles",
+    "channels",
+    "accounts.apps.AccountsConfig",
+    "games.apps.GamesConfig",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    # Serves /static/ from the ASGI process itself: the embedded mode needs no proxy.
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # After authentication: a signed-in player's preferred language wins over URL and cookie.
+    "accounts.middleware.UserLanguageMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "troccas_site.urls"
+ASGI_APPLICATION = "troccas_site.asgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+# --- Database -------------------------------------------------------------------------------
+
+if DATABASE_URL:
+    DATABASES = {
+        "default": dj_database_url.parse(
+            DATABASE_URL,
+            # Under ASGI each request may run in a different thread; persistent connections
+            # are opt-in (DB_CONN_MAX_AGE) rather than leaked by default.
+            conn_max_age=env_int("DB_CONN_MAX_AGE", 0),
+            conn_health_checks=True,
+        )
+    }
+    if DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
+        raise ImproperlyConfigured("DATABASE_URL must point at PostgreSQL (postgres://...).")
+else:
+    DATABASES = {
+        "default": {
+            "ENGINE": "django.db.backends.sqlite3",
+            "NAME": os.environ.get("TROCCAS_SQLITE_PATH", str(BASE_DIR / "db.sqlite3")),
+            "OPTIONS": {
+                # IMMEDIATE takes the write lock at BEGIN, so two writers queue on the busy
+                # timeout instead of one failing with "database is locked" mid-transaction.
+                "transaction_mode": "IMMEDIATE",
+                "timeout": 20,
+                # WAL lets readers (page views, resyncs) proceed while a table is written.
+                "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+            },
+        }
+    }
+
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# --- Cache, channel layer, Celery -----------------------------------------------------------
+
+# The longest countdown any timer schedules: the turn timer's maximum (RULES.md §14,
+# turn_seconds up to 120; the reveal window is at most 30).
+TROCCAS_LONGEST_COUNTDOWN_SECONDS = 120
+# Every timer task and deadline sweep fires only if the table has not moved on, so the
+# embedded loop and Celery beat share this interval.
+TROCCAS_SWEEP_SECONDS = 5
+
+if TROCCAS_MODE == "distributed":
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": "troccas",
+        }
+    }
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [REDIS_URL], "prefix": "troccas-asgi"},
+        }
+    }
+    CELERY_BROKER_URL = REDIS_URL
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    # No broker exists in the embedded mode: timers call the task functions in-process. The
+    # in-memory transport keeps "import celery" and an accidental .delay() from dialling Redis.
+    CELERY_BROKER_URL = "memory://"
+
+CELERY_TASK_IGNORE_RESULT = True
+CELERY_RESULT_BACKEND = None
+CELERY_TASK_SERIALIZER = "json"
+CELERY_ACCEPT_CONTENT = ["json"]
+CELERY_TIMEZONE = "UTC"
+# Timer tasks are idempotent (they fire only at the version they were scheduled for), so a
+# task may be redelivered safely; acknowledging late means a killed worker loses none.
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# Redis redelivers an unacknowledged message after visibility_timeout. It must be far above
+# the longest countdown, or a task scheduled with a countdown would be delivered twice.
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 6 * 60 * 60}
+# Filled by games.tasks' owner with the deadline sweep (ARCHITECTURE.md convention 8).
+CELERY_BEAT_SCHEDULE: dict[str, dict] = {}
+
+# --- Authentication -------------------------------------------------------------------------
+
+AUTH_USER_MODEL = "accounts.User"
+LOGIN_URL = "accounts:login"
+LOGIN_REDIRECT_URL = "games:home"
+LOGOUT_REDIRECT_URL = "games:home"
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "accounts.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "accounts.password_validation.MinimumLengthValidator"},
+    {"NAME": "accounts.password_validation.CommonPasswordValidator"},
+    {"NAME": "accounts.password_validation.NumericPasswordValidator"},
+]
+
+# Failed log-ins allowed per username and address, and per address alone, in one window.
+LOGIN_RATE_LIMIT = {
+    "per_user": env_int("LOGIN_RATE_LIMIT_PER_USER", 5),
+    "per_ip": env_int("LOGIN_RATE_LIMIT_PER_IP", 20),
+    "window_seconds": env_int("LOGIN_RATE_LIMIT_WINDOW", 300),
+}
+
+# --- Internationalisation -------------------------------------------------------------------
+
+# Django ships no Romansh; teach it the name so the switcher and get_language_info know it.
+LANG_INFO["rm"] = {
+    "bidi": False,
+    "code": "rm",
+    "name": "Romansh",
+    "name_local": "Rumantsch",
+}
+
+LANGUAGE_CODE = "en"
+LANGUAGES = [
+    ("en", _("English")),
+    ("rm", _("Romansh")),
+    ("de", _("German")),
+    ("fr", _("French")),
+]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+# Numeric Swiss date formats for Romansh (Django has none); see troccas_site/formats/.
+FORMAT_MODULE_PATH = ["troccas_site.formats"]
+USE_I18N = True
+USE_TZ = True
+TIME_ZONE = os.environ.get("DJANGO_TIME_ZONE", "Europe/Zurich")
+LANGUAGE_COOKIE_NAME = "troccas_language"
+LANGUAGE_COOKIE_AGE = 365 * 24 * 60 * 60
+LANGUAGE_COOKIE_SAMESITE = "Lax"
+
+MODELTRANSLATION_DEFAULT_LANGUAGE = "en"
+MODELTRANSLATION_LANGUAGES = ("en", "rm", "de", "fr")
+MODELTRANSLATION_FALLBACK_LANGUAGES = ("en",)
+
+# --- Static files ---------------------------------------------------------------------------
+
+STATIC_URL = "/static/"
+STATIC_ROOT = BASE_DIR / "staticfiles"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    # Hashed, compressed files with far-future cache headers, served by WhiteNoise.
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+}
+
+# --- Mail -----------------------------------------------------------------------------------
+
+DEFAULT_FROM_EMAIL = os.environ.get("DJANGO_DEFAULT_FROM_EMAIL", "Troccas Online <noreply@localhost>")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
+if os.environ.get("EMAIL_HOST"):
+    EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    EMAIL_HOST = os.environ["EMAIL_HOST"]
+    EMAIL_PORT = env_int("EMAIL_PORT", 587)
+    EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+    EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+    EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
+else:
+    # Locally, password-reset mail is printed where the server runs.
+    EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+
+# --- Security -------------------------------------------------------------------------------
+
+SESSION_COOKIE_HTTPONLY = True
+SESSION_COOKIE_SAMESITE = "Lax"
+CSRF_COOKIE_SAMESITE = "Lax"
+X_FRAME_OPTIONS = "DENY"
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+
+if env_bool("DJANGO_BEHIND_PROXY", False):
+    # Only behind a proxy that sets this header itself; otherwise clients could forge it.
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+
+if env_bool("DJANGO_HTTPS", False):
+    SECURE_SSL_REDIRECT = True
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+    LANGUAGE_COOKIE_SECURE = True
+    SECURE_HSTS_SECONDS = env_int("DJANGO_HSTS_SECONDS", 31536000)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("DJANGO_HSTS_INCLUDE_SUBDOMAINS", True)
+    SECURE_HSTS_PRELOAD = env_bool("DJANGO_HSTS_PRELOAD", True)
+
+# --- Logging --------------------------------------------------------------------------------
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "INFO")},
+    "loggers": {
+        "django.db.backends": {"level": "WARNING"},
+    },
+}
