@@ -103,6 +103,19 @@ class Room(models.Model):
     )
     created = models.DateTimeField(_("created"), default=timezone.now, db_index=True)
     closed = models.DateTimeField(_("closed"), null=True, blank=True, db_index=True)
+    # The table version: bumped by every accepted action (lobby or game). Clients send it
+    # back as expected_version; every message they receive carries it (ARCHITECTURE.md §5).
+    version = models.PositiveIntegerField(_("version"), default=0)
+    # The match the table shows: running, or finished and still on the match-over screen
+    # until the owner starts a new one (NEW_MATCH). Empty while the room is a lobby.
+    current_match = models.ForeignKey(
+        "Match",
+        verbose_name=_("current match"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
 
     objects = RoomQuerySet.as_manager()
 
@@ -438,10 +451,24 @@ class RoundAction(models.Model):
     action_id is the client's idempotency key (a double click or a replayed message is applied
     once); system actions (timers) get a fresh UUID."""
 
-    round = models.ForeignKey(
-        Round, verbose_name=_("deal"), on_delete=models.CASCADE, related_name="actions"
+    room = models.ForeignKey(
+        Room, verbose_name=_("room"), on_delete=models.CASCADE, related_name="actions"
     )
-    sequence = models.PositiveIntegerField(_("sequence"))
+    # Lobby actions (seating, options) belong to no deal.
+    round = models.ForeignKey(
+        Round,
+        verbose_name=_("deal"),
+        on_delete=models.CASCADE,
+        related_name="actions",
+        null=True,
+        blank=True,
+    )
+    version = models.PositiveIntegerField(
+        _("table version"), help_text=_("The room's version after this action.")
+    )
+    sequence = models.PositiveIntegerField(
+        _("sequence"), null=True, blank=True, help_text=_("Order inside the deal.")
+    )
     actor = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         verbose_name=_("actor"),
@@ -456,16 +483,17 @@ class RoundAction(models.Model):
     kind = models.CharField(_("action"), max_length=24, db_index=True)
     payload = models.JSONField(_("payload"), default=dict)
     action_id = models.CharField(
-        _("action id"), max_length=64, unique=True, default=uuid.uuid4, editable=False
+        _("action id"), max_length=100, unique=True, default=uuid.uuid4, editable=False
     )
     created = models.DateTimeField(_("time"), default=timezone.now, db_index=True)
 
     class Meta:
         verbose_name = _("round action")
         verbose_name_plural = _("round actions")
-        ordering = ["round", "sequence"]
+        ordering = ["room", "version"]
         constraints = [
             models.UniqueConstraint(fields=["round", "sequence"], name="roundaction_unique_sequence"),
+            models.UniqueConstraint(fields=["room", "version"], name="roundaction_unique_version"),
             models.CheckConstraint(
                 condition=Q(actor_seat__isnull=True) | Q(actor_seat__gte=0, actor_seat__lte=3),
                 name="roundaction_seat_0_to_3",
@@ -479,6 +507,30 @@ class RoundAction(models.Model):
         if not self._state.adding:
             raise TypeError("RoundAction is an append-only log; rows are never updated.")
         super().save(*args, **kwargs)
+
+
+class Connection(models.Model):
+    """An open websocket: who is at the table right now (the lobby's "connected" dots).
+
+    Rows are removed on disconnect; a process killed without cleaning up leaves rows whose
+    last_seen stops moving, and those count as away after PRESENCE_TIMEOUT."""
+
+    room = models.ForeignKey(
+        Room, verbose_name=_("room"), on_delete=models.CASCADE, related_name="connections"
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, verbose_name=_("player"), on_delete=models.CASCADE,
+        related_name="+",
+    )
+    channel_name = models.CharField(_("channel"), max_length=200, unique=True)
+    last_seen = models.DateTimeField(_("last seen"), default=timezone.now, db_index=True)
+
+    class Meta:
+        verbose_name = _("connection")
+        verbose_name_plural = _("connections")
+
+    def __str__(self) -> str:
+        return f"{self.user} @ {self.room}"
 
 
 class FAQEntry(models.Model):

@@ -1,0 +1,154 @@
+"""The websocket protocol (docs/protocol.md): client JSON ⇄ typed commands, limits, codes.
+
+Parsing is strict and total: any frame either becomes a `Command` or raises `ProtocolError`
+with a stable code, and nothing else happens. Engine rules are not checked here.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+# Frames larger than this are refused before parsing (a hand of 21 card ids is < 300 bytes).
+MAX_FRAME_BYTES = 4096
+MAX_ACTION_ID = 64
+
+# Player actions of TRANSCRIPT.md, without `seat` (the server knows it) and `deck` (the server
+# shuffles). `start_round` is how the owner starts a match from the lobby.
+GAME_TYPES = frozenset({
+    "start_round", "deal_next_pass", "discard_scart", "play_card", "call_buob", "regame",
+    "end_match", "new_match",
+})
+LOBBY_TYPES = frozenset({
+    "take_seat", "leave_seat", "move_player", "kick", "transfer_owner", "set_options",
+    "close_room",
+})
+CONTROL_TYPES = frozenset({"sync", "ping"})
+SYSTEM_TYPES = frozenset({"end_reveal", "turn_timeout"})
+ALL_TYPES = GAME_TYPES | LOBBY_TYPES | CONTROL_TYPES
+
+# type → {field: (required, kind)}
+_FIELDS: dict[str, dict[str, tuple[bool, str]]] = {
+    "start_round": {},
+    "deal_next_pass": {},
+    "discard_scart": {"cards": (True, "cards")},
+    "play_card": {"card": (True, "str"), "call_buob": (False, "bool"),
+                  "buob_suit": (False, "str_or_null")},
+    "call_buob": {"suit": (False, "str_or_null")},
+    "regame": {},
+    "end_match": {},
+    "new_match": {},
+    "take_seat": {"team": (True, "team"), "index": (False, "seat_or_null")},
+    "leave_seat": {},
+    "move_player": {"player": (True, "int"), "index": (True, "seat")},
+    "kick": {"player": (True, "int")},
+    "transfer_owner": {"player": (True, "int")},
+    "set_options": {"options": (False, "object"), "visibility": (False, "visibility"),
+                    "allow_spectators": (False, "bool"), "name": (False, "name")},
+    "close_room": {},
+    "sync": {},
+    "ping": {},
+}
+
+
+class ProtocolError(Exception):
+    """A frame that cannot be a command. `code` is stable; `action_id` echoes the frame's."""
+
+    def __init__(self, code: str, action_id: str | None = None, detail: str = "") -> None:
+        super().__init__(code)
+        self.code = code
+        self.action_id = action_id
+        self.detail = detail
+
+
+@dataclass(frozen=True)
+class Command:
+    type: str
+    action_id: str | None
+    expected_version: int | None
+    fields: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def is_game(self) -> bool:
+        return self.type in GAME_TYPES
+
+    @property
+    def is_lobby(self) -> bool:
+        return self.type in LOBBY_TYPES
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _valid(kind: str, value: Any) -> bool:
+    if kind == "str":
+        return isinstance(value, str) and len(value) <= 8
+    if kind == "str_or_null":
+        return value is None or (isinstance(value, str) and len(value) <= 8)
+    if kind == "bool":
+        return isinstance(value, bool)
+    if kind == "int":
+        return _is_int(value) and 0 < value < 2**31
+    if kind == "seat":
+        return _is_int(value) and 0 <= value <= 3
+    if kind == "seat_or_null":
+        return value is None or (_is_int(value) and 0 <= value <= 3)
+    if kind == "team":
+        return value in ("A", "B")
+    if kind == "cards":
+        return (isinstance(value, list) and len(value) <= 4
+                and all(isinstance(c, str) and len(c) <= 8 for c in value))
+    if kind == "object":
+        return isinstance(value, dict)
+    if kind == "visibility":
+        return value in ("public", "private")
+    if kind == "name":
+        return isinstance(value, str) and len(value) <= 60
+    raise AssertionError(kind)  # pragma: no cover
+
+
+def parse(frame: str | bytes | None) -> Command:
+    """Turn one websocket text frame into a Command, or raise ProtocolError."""
+    if frame is None:
+        raise ProtocolError("MALFORMED_MESSAGE")
+    size = len(frame.encode("utf-8") if isinstance(frame, str) else frame)
+    if size > MAX_FRAME_BYTES:
+        raise ProtocolError("MESSAGE_TOO_LARGE")
+    try:
+        data = json.loads(frame)
+    except (ValueError, UnicodeDecodeError):
+        raise ProtocolError("MALFORMED_MESSAGE") from None
+    if not isinstance(data, dict):
+        raise ProtocolError("MALFORMED_MESSAGE")
+    raw_id = data.get("action_id")
+    action_id = raw_id if isinstance(raw_id, str) and 0 < len(raw_id) <= MAX_ACTION_ID else None
+    kind = data.get("type")
+    if not isinstance(kind, str):
+        raise ProtocolError("MISSING_FIELD", action_id, "type")
+    if kind in SYSTEM_TYPES:
+        raise ProtocolError("SYSTEM_ACTION", action_id)
+    if kind not in ALL_TYPES:
+        raise ProtocolError("UNKNOWN_TYPE", action_id)
+    expected: int | None = None
+    if kind not in CONTROL_TYPES:
+        if "action_id" not in data:
+            raise ProtocolError("MISSING_FIELD", None, "action_id")
+        if action_id is None:
+            raise ProtocolError("INVALID_FIELD", None, "action_id")
+        if "expected_version" not in data:
+            raise ProtocolError("MISSING_FIELD", action_id, "expected_version")
+        expected = data["expected_version"]
+        if not _is_int(expected) or expected < 0:
+            raise ProtocolError("INVALID_FIELD", action_id, "expected_version")
+    fields: dict[str, Any] = {}
+    for name, (required, fkind) in _FIELDS[kind].items():
+        if name not in data:
+            if required:
+                raise ProtocolError("MISSING_FIELD", action_id, name)
+            continue
+        if not _valid(fkind, data[name]):
+            raise ProtocolError("INVALID_FIELD", action_id, name)
+        fields[name] = data[name]
+    return Command(kind, action_id, expected, fields)
