@@ -19,6 +19,7 @@ from modeltranslation.admin import TabbedTranslationAdmin
 
 from .models import (
     Announcement,
+    Connection,
     FAQEntry,
     Match,
     MatchStatus,
@@ -77,8 +78,8 @@ class RoomAdmin(StaffViewMixin, admin.ModelAdmin):
                     "created", "closed")
     list_filter = (OpenFilter, "visibility", "allow_spectators", "created")
     search_fields = ("code", "name", "owner__username", "owner__display_name")
-    readonly_fields = ("code", "options_pretty")
-    raw_id_fields = ("owner",)
+    readonly_fields = ("code", "version", "options_pretty")
+    raw_id_fields = ("owner", "current_match")
     date_hierarchy = "created"
     inlines = [SeatInline]
     actions = ["close_rooms"]
@@ -243,13 +244,14 @@ class NarrDebtAdmin(StaffViewMixin, admin.ModelAdmin):
 class RoundActionAdmin(StaffViewMixin, admin.ModelAdmin):
     """The log is evidence: staff may read it, nobody may add, change or delete a line."""
 
-    list_display = ("created", "round", "sequence", "kind", "actor", "actor_seat", "action_id")
+    list_display = ("created", "room", "version", "round", "sequence", "kind", "actor",
+                    "actor_seat", "action_id")
     list_filter = ("kind", "actor_seat", "created")
-    search_fields = ("action_id", "round__match__room__code", "actor__username", "kind")
-    readonly_fields = ("round", "sequence", "actor", "actor_seat", "kind", "payload_pretty",
-                       "action_id", "created")
+    search_fields = ("action_id", "room__code", "room__name", "actor__username", "kind")
+    readonly_fields = ("room", "version", "round", "sequence", "actor", "actor_seat", "kind",
+                       "payload_pretty", "action_id", "created")
     exclude = ("payload",)
-    list_select_related = ("round__match__room", "actor")
+    list_select_related = ("room", "round__match", "actor")
     date_hierarchy = "created"
 
     @admin.display(description=_("payload"))
@@ -263,6 +265,23 @@ class RoundActionAdmin(StaffViewMixin, admin.ModelAdmin):
         return False
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(Connection)
+class ConnectionAdmin(StaffViewMixin, admin.ModelAdmin):
+    """Open websockets: who is at which table right now. Written only by the consumers."""
+
+    list_display = ("room", "user", "channel_name", "last_seen")
+    list_filter = ("last_seen",)
+    search_fields = ("room__code", "room__name", "user__username", "channel_name")
+    readonly_fields = ("room", "user", "channel_name", "last_seen")
+    list_select_related = ("room", "user")
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
 

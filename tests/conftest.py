@@ -1,0 +1,69 @@
+"""Shared fixtures. Nothing here touches the database unless a test asks for a fixture that
+does, so tests/engine keeps running without one."""
+
+from __future__ import annotations
+
+import itertools
+import secrets
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+PASSWORD = "table-talk-4711"
+_counter = itertools.count(1)
+# Differs per run: Redis (the distributed run's cache) outlives a test session.
+_RUN = secrets.token_hex(2)
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _plain_static_storage() -> Iterator[None]:
+    """Pages render {% static %}; the manifest storage would need collectstatic first. The
+    manifest itself is exercised by tests/site/test_server.py against a real server."""
+    from django.test import override_settings
+
+    override = override_settings(
+        STORAGES={
+            "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+            "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+        }
+    )
+    override.enable()
+    yield
+    override.disable()
+
+
+@pytest.fixture
+def password() -> str:
+    return PASSWORD
+
+
+@pytest.fixture
+def make_user(db: Any) -> Callable[..., Any]:
+    """Creates a player with the shared test password; names are unique per call so the
+    login rate limiter (Redis in the distributed run) never sees one name twice."""
+    from accounts.models import User
+
+    def make(name: str = "player", **fields: Any) -> User:
+        username = f"{name}{next(_counter)}x{_RUN}"
+        fields.setdefault("display_name", name.capitalize())
+        fields.setdefault("email", f"{username}@example.org")
+        return User.objects.create_user(username=username, password=PASSWORD, **fields)
+
+    return make
+
+
+@pytest.fixture
+def owner(make_user: Callable[..., Any]) -> Any:
+    return make_user("owner", preferred_language="en")
+
+
+@pytest.fixture
+def players(make_user: Callable[..., Any]) -> list[Any]:
+    """Three more players: with the owner, a full table."""
+    return [make_user(name) for name in ("anna", "benedetg", "curdin")]
+
+
+@pytest.fixture
+def outsider(make_user: Callable[..., Any]) -> Any:
+    return make_user("outsider")
