@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
-from django.urls import URLPattern
+from django.urls import URLPattern, re_path
 
-websocket_urlpatterns: list[URLPattern] = []
+from games.consumers import RoomConsumer
+
+websocket_urlpatterns: list[URLPattern] = [
+    re_path(r"^ws/rooms/(?P<code>[a-z0-9]{4,16})/$", RoomConsumer.as_asgi()),
+]

@@ -1,0 +1,182 @@
+"""RoomConsumer: one websocket per tab at /ws/rooms/<code>/ (docs/protocol.md).
+
+A thin door (ARCHITECTURE.md §9): authenticate, join the audience group of the user's seat,
+parse frames, call the services, and send. It forwards a broadcast only if the broadcast was
+built for the seat this user holds at that version, so a socket never carries another seat's
+cards, even while it is changing groups.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
+from django.utils import translation
+
+from games import broadcast, services, timers
+from games.error_messages import message_for
+from games.protocol import ProtocolError, parse
+
+log = logging.getLogger(__name__)
+
+# Close codes (4000–4999 are the application's): the client shows why and does not retry.
+CLOSE_CODES = {"NOT_AUTHENTICATED": 4401, "SPECTATORS_NOT_ALLOWED": 4403,
+               "ROOM_NOT_FOUND": 4404, "RATE_LIMITED": 4429}
+
+# Flood control: a token bucket per socket. A burst of RATE_BURST frames is fine, then
+# RATE_PER_SECOND; frames beyond are refused with RATE_LIMITED, and a socket that keeps
+# flooding (FLOOD_CLOSE refusals within FLOOD_WINDOW seconds) is closed.
+RATE_PER_SECOND = 10.0
+RATE_BURST = 20.0
+FLOOD_CLOSE = 40
+FLOOD_WINDOW = 10.0
+
+
+class RoomConsumer(AsyncWebsocketConsumer):
+    async def connect(self) -> None:
+        self.code: str = self.scope["url_route"]["kwargs"]["code"]
+        self.user = self.scope.get("user")
+        self.seat: int | None = None
+        self.group: str | None = None
+        self.registered = False
+        self.tokens = RATE_BURST
+        self.last_refill = time.monotonic()
+        self.refusals: list[float] = []
+        self.language = self._language()
+        refusal = await database_sync_to_async(services.may_watch)(self.code, self.user)
+        await self.accept()
+        if refusal is not None:
+            await self._send_error(refusal, None)
+            await self.close(code=CLOSE_CODES.get(refusal, 4400))
+            return
+        if settings.TROCCAS_MODE == "embedded":
+            timers.embedded.ensure_started()
+        await database_sync_to_async(services.connect)(self.code, self.user, self.channel_name)
+        self.registered = True
+        await self._resync()
+
+    async def disconnect(self, code: int) -> None:
+        if self.group is not None:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+            self.group = None
+        if getattr(self, "registered", False):
+            self.registered = False
+            await database_sync_to_async(services.disconnect)(self.code, self.channel_name)
+
+    # --- incoming --------------------------------------------------------------------------
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None
+                      ) -> None:
+        if not self._take_token():
+            return
+        try:
+            cmd = parse(text_data if text_data is not None else bytes_data)
+        except ProtocolError as exc:
+            await self._send_error(exc.code, exc.action_id)
+            return
+        if cmd.type == "ping":
+            await database_sync_to_async(services.touch)(self.channel_name)
+            await self.send(text_data=broadcast.encode({"type": "pong"}))
+            return
+        if cmd.type == "sync":
+            await self._resync()
+            return
+        try:
+            outcome = await database_sync_to_async(services.submit)(self.code, self.user, cmd)
+        except Exception:
+            log.exception("service error in room %s (%s)", self.code, cmd.type)
+            await self._send_error("SERVER_ERROR", cmd.action_id)
+            return
+        if not outcome.ok:
+            await self._send_error(outcome.code or "SERVER_ERROR", cmd.action_id)
+            if outcome.code == "STALE_VERSION":
+                await self._resync()
+            return
+        await self.send(text_data=broadcast.encode(
+            {"type": "ack", "action_id": cmd.action_id, "version": outcome.version,
+             "duplicate": outcome.duplicate}))
+        if outcome.duplicate:
+            await self._resync()
+
+    def _take_token(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(RATE_BURST, self.tokens + (now - self.last_refill) * RATE_PER_SECOND)
+        self.last_refill = now
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            return True
+        self.refusals = [t for t in self.refusals if now - t < FLOOD_WINDOW]
+        self.refusals.append(now)
+        if len(self.refusals) >= FLOOD_CLOSE:
+            # Fire and forget: closing must not wait on a client that is flooding us.
+            self.refusals.clear()
+            import asyncio
+
+            asyncio.get_running_loop().create_task(self._close_flooder())
+        elif len(self.refusals) == 1 or len(self.refusals) % 10 == 0:
+            import asyncio
+
+            asyncio.get_running_loop().create_task(self._send_error("RATE_LIMITED", None))
+        return False
+
+    async def _close_flooder(self) -> None:
+        await self._send_error("RATE_LIMITED", None)
+        await self.close(code=CLOSE_CODES["RATE_LIMITED"])
+
+    # --- outgoing --------------------------------------------------------------------------
+
+    async def _join(self, seat: int | None) -> None:
+        group = broadcast.group_name(self.code, seat)
+        if group == self.group:
+            return
+        if self.group is not None:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+        await self.channel_layer.group_add(group, self.channel_name)
+        self.group = group
+        self.seat = seat
+
+    async def _resync(self) -> None:
+        """Join the group of the user's current seat and send the full current view."""
+        seat = await database_sync_to_async(services.seat_of_user)(self.code, self.user.pk)
+        await self._join(seat)
+        snap = await database_sync_to_async(services.table_snapshot)(self.code)
+        actual = snap.seat_of(self.user.pk)
+        if actual != seat:
+            await self._join(actual)
+        await self.send(text_data=broadcast.encode(snap.state_message(actual)))
+
+    async def table_update(self, event: dict[str, Any]) -> None:
+        mine = event["seat_map"].get(str(self.user.pk))
+        if mine != event["seat"]:
+            # This update was built for another audience than the one this user now belongs
+            # to (a seat was taken, left or moved): never forward it; resync our own view.
+            if mine != self.seat:
+                await self._resync()
+            return
+        for frame in event["frames"]:
+            await self.send(text_data=frame)
+
+    async def table_presence(self, event: dict[str, Any]) -> None:
+        await self.send(text_data=event["frame"])
+
+    async def _send_error(self, code: str, action_id: str | None) -> None:
+        with translation.override(self.language):
+            message = message_for(code)
+        await self.send(text_data=json.dumps(
+            {"type": "error", "code": code, "message": message, "action_id": action_id},
+            ensure_ascii=False))
+
+    def _language(self) -> str:
+        user = self.user
+        pref = getattr(user, "preferred_language", "") if user is not None else ""
+        if pref:
+            return pref
+        cookies = self.scope.get("cookies") or {}
+        lang = cookies.get(settings.LANGUAGE_COOKIE_NAME, "")
+        codes = {code for code, _ in settings.LANGUAGES}
+        return lang if lang in codes else settings.LANGUAGE_CODE

@@ -1,0 +1,76 @@
+"""What a table looks like to each audience: the engine's view plus the room around it.
+
+Built inside the writer's transaction from rows it already holds, sent after commit. The cards
+in it come only from `engine.view(state, seat)` (ARCHITECTURE.md §3): this module adds room,
+seat and timer information, all of it public.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from games.engine import MatchState, events_for, new_match_state, view
+from games.engine.options import Options
+
+
+@dataclass
+class SeatInfo:
+    index: int
+    team: str
+    user_id: int
+    name: str
+    joined: str
+
+
+@dataclass
+class TableSnapshot:
+    code: str
+    version: int
+    room: dict[str, Any]
+    seats: list[SeatInfo]
+    connected: set[int]
+    state: MatchState
+    match: dict[str, Any] | None
+    deadline: datetime | None
+    deadline_kind: str
+    events: list[Any] = field(default_factory=list)
+
+    def seat_of(self, user_id: int | None) -> int | None:
+        for s in self.seats:
+            if s.user_id == user_id:
+                return s.index
+        return None
+
+    def seats_json(self) -> list[dict[str, Any]]:
+        return [
+            {"index": s.index, "team": s.team, "player": {"id": s.user_id, "name": s.name},
+             "connected": s.user_id in self.connected, "is_owner":
+             s.user_id == self.room["owner"]["id"]}
+            for s in sorted(self.seats, key=lambda s: s.index)
+        ]
+
+    def view_for(self, seat: int | None) -> dict[str, Any]:
+        """The whole `view` object for one audience (seat 0–3, or None for spectators)."""
+        out = view(self.state, seat)
+        out["room"] = self.room
+        out["seats"] = self.seats_json()
+        out["match"] = self.match
+        out["deadline"] = self.deadline.timestamp() if self.deadline else None
+        out["deadline_kind"] = self.deadline_kind or None
+        return out
+
+    def state_message(self, seat: int | None) -> dict[str, Any]:
+        return {"type": "state", "version": self.version, "view": self.view_for(seat)}
+
+    def event_message(self, seat: int | None) -> dict[str, Any] | None:
+        if not self.events:
+            return None
+        return {"type": "event", "version": self.version,
+                "events": events_for(self.events, seat)}
+
+
+def lobby_state(options: Options, owner_seat: int | None) -> MatchState:
+    """The engine's picture of a table between matches: phase LOBBY, the owner dealing first."""
+    return new_match_state(options, owner_seat if owner_seat is not None else 0)

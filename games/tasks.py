@@ -1,0 +1,19 @@
+"""Celery tasks — thin doors into the services, each idempotent (ARCHITECTURE.md §8)."""
+
+from __future__ import annotations
+
+from celery import shared_task
+
+from games import services
+
+
+@shared_task(name="games.fire_deadline", ignore_result=True)
+def fire_deadline_task(round_id: int, version: int) -> bool:
+    """Fire a deal's timer; does nothing if the table moved on since `version`."""
+    return services.fire_deadline(round_id, version)
+
+
+@shared_task(name="games.sweep_deadlines", ignore_result=True)
+def sweep_deadlines_task() -> int:
+    """Fire every overdue deadline: heals lost tasks and restarted workers."""
+    return services.sweep_deadlines()

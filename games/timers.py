@@ -1,0 +1,97 @@
+"""Scheduling a deal's timer (ARCHITECTURE.md §8): Celery in the distributed mode, the ASGI
+process's own event loop in the embedded mode — the same task functions either way.
+
+The deadline itself lives on the Round row; a scheduled call is only a wake-up. A lost wake-up
+costs at most one sweep interval, because the sweep (Celery beat, or the embedded loop below)
+fires every overdue deadline, and any request to the table after a deadline applies it too.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import logging
+from datetime import datetime
+
+from django.conf import settings
+from django.utils import timezone
+
+log = logging.getLogger(__name__)
+
+
+def schedule(round_id: int, version: int, when: datetime) -> None:
+    """Wake the table at `when` to fire the deadline set at `version` (after commit)."""
+    if settings.TROCCAS_MODE == "distributed":
+        from games.tasks import fire_deadline_task
+
+        try:
+            fire_deadline_task.apply_async((round_id, version), eta=when)
+        except Exception:  # noqa: BLE001 - the sweep fires it anyway
+            log.exception("could not schedule the timer of round %s", round_id)
+        return
+    embedded.schedule(round_id, version, when)
+
+
+class EmbeddedTimers:
+    """Timers inside the one ASGI process of the embedded mode.
+
+    Bound to the event loop of the first websocket; calls from worker threads are handed to it
+    thread-safely. Without a running loop (a management command, a test calling services
+    directly) scheduling is a no-op: the next request or sweep applies the deadline.
+    """
+
+    def __init__(self) -> None:
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.sweeper: asyncio.Task[None] | None = None
+
+    def ensure_started(self) -> None:
+        """Bind to the running loop and start the sweep (call from async code)."""
+        loop = asyncio.get_running_loop()
+        if self.loop is loop and self.sweeper is not None and not self.sweeper.done():
+            return
+        self.loop = loop
+        self.sweeper = loop.create_task(self._sweep_forever())
+
+    def schedule(self, round_id: int, version: int, when: datetime) -> None:
+        loop = self.loop
+        if loop is None or loop.is_closed():
+            return
+        delay = max(0.0, (when - timezone.now()).total_seconds())
+        try:
+            # A fresh context: the caller runs in a sync_to_async worker thread, and a timer
+            # task must not inherit that thread's executor bookkeeping (it would deadlock).
+            loop.call_soon_threadsafe(self._arm, round_id, version, delay,
+                                      context=contextvars.Context())
+        except RuntimeError:  # the loop has just closed
+            pass
+
+    def _arm(self, round_id: int, version: int, delay: float) -> None:
+        assert self.loop is not None
+        # A few milliseconds late rather than early: an early call only re-arms itself.
+        self.loop.call_later(delay + 0.01, lambda: self.loop.create_task(  # type: ignore[union-attr]
+            self._fire(round_id, version)))
+
+    async def _fire(self, round_id: int, version: int) -> None:
+        from channels.db import database_sync_to_async
+
+        from games import services
+
+        try:
+            await database_sync_to_async(services.fire_deadline)(round_id, version)
+        except Exception:  # noqa: BLE001 - the sweep retries
+            log.exception("embedded timer of round %s failed", round_id)
+
+    async def _sweep_forever(self) -> None:
+        from channels.db import database_sync_to_async
+
+        from games import services
+
+        while True:
+            await asyncio.sleep(settings.TROCCAS_SWEEP_SECONDS)
+            try:
+                await database_sync_to_async(services.sweep_deadlines)()
+            except Exception:  # noqa: BLE001 - keep sweeping
+                log.exception("embedded deadline sweep failed")
+
+
+embedded = EmbeddedTimers()
