@@ -492,7 +492,9 @@ class RoundAction(models.Model):
         verbose_name_plural = _("round actions")
         ordering = ["room", "version"]
         constraints = [
-            models.UniqueConstraint(fields=["round", "sequence"], name="roundaction_unique_sequence"),
+            models.UniqueConstraint(
+                fields=["round", "sequence"], name="roundaction_unique_sequence"
+            ),
             models.UniqueConstraint(fields=["room", "version"], name="roundaction_unique_version"),
             models.CheckConstraint(
                 condition=Q(actor_seat__isnull=True) | Q(actor_seat__gte=0, actor_seat__lte=3),
