@@ -15,8 +15,8 @@ class UserLanguageMiddleware:
 
     A GET for a page under another language's prefix is redirected to the same page under the
     player's language (a shared /de/ link opens in Romansh for a Romansh player). Other methods
-    are not redirected, since that would drop a form submission; they simply answer in the
-    player's language. The language cookie follows the profile, so the choice also holds on
+    are not redirected, since that would drop a form submission; they are answered in the
+    language of the page that sent them. The language cookie follows the profile, so the choice also holds on
     pages outside the language prefixes and right after logging out.
     """
 
@@ -27,13 +27,19 @@ class UserLanguageMiddleware:
         language = preferred_language(request)
         if language:
             path_language = translation.get_language_from_path(request.path_info)
-            if path_language and path_language != language and request.method in ("GET", "HEAD"):
-                current = request.get_full_path()
-                target = translate_url(current, language)
-                if target != current:
-                    return set_language_cookie(HttpResponseRedirect(target), language)
-            translation.activate(language)
-            request.LANGUAGE_CODE = language
+            if path_language and path_language != language:
+                if request.method in ("GET", "HEAD"):
+                    current = request.get_full_path()
+                    target = translate_url(current, language)
+                    if target != current:
+                        return set_language_cookie(HttpResponseRedirect(target), language)
+                else:
+                    # Prefixed URLs resolve under the active language, so switching now
+                    # would 404 the submission: answer it in the language of its form.
+                    language = ""
+            if language:
+                translation.activate(language)
+                request.LANGUAGE_CODE = language
         response = self.get_response(request)
         # Read again: the view may have logged a player in or out, or changed the profile.
         language = preferred_language(request)

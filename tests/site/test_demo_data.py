@@ -1,0 +1,47 @@
+"""`manage.py demo_data`: idempotent, and the printed credentials work."""
+
+from __future__ import annotations
+
+from io import StringIO
+
+import pytest
+from django.contrib.auth import authenticate
+from django.core.management import call_command
+
+from accounts.models import User
+from games.management.commands.demo_data import ADMIN, PLAYERS
+from games.models import Announcement, FAQEntry
+
+pytestmark = pytest.mark.django_db
+
+
+def run() -> str:
+    out = StringIO()
+    call_command("demo_data", stdout=out)
+    return out.getvalue()
+
+
+def test_demo_data_is_idempotent_and_prints_working_credentials():
+    first = run()
+    User.objects.filter(username="anna").update(display_name="Anna R.")
+    second = run()
+    assert User.objects.count() == 1 + len(PLAYERS)
+    assert Announcement.objects.count() == 1
+    assert FAQEntry.objects.count() == 2
+    for username, password, *_ in [ADMIN, *PLAYERS]:
+        assert f"{username}" in first and password in second
+        assert authenticate(username=username, password=password) is not None
+    admin = User.objects.get(username=ADMIN[0])
+    assert admin.is_superuser and admin.is_staff
+    assert not User.objects.get(username="anna").is_staff
+
+
+def test_demo_content_exists_in_all_four_languages():
+    run()
+    announcement = Announcement.objects.get()
+    faq = FAQEntry.objects.order_by("order").first()
+    for language in ("en", "rm", "de", "fr"):
+        assert getattr(announcement, f"title_{language}")
+        assert getattr(announcement, f"body_{language}")
+        assert getattr(faq, f"question_{language}")
+        assert getattr(faq, f"answer_{language}")
