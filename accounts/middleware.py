@@ -16,8 +16,8 @@ class UserLanguageMiddleware:
     A GET for a page under another language's prefix is redirected to the same page under the
     player's language (a shared /de/ link opens in Romansh for a Romansh player). Other methods
     are not redirected, since that would drop a form submission; they are answered in the
-    language of the page that sent them. The language cookie follows the profile, so the choice also holds on
-    pages outside the language prefixes and right after logging out.
+    language of the page that sent them. The language cookie follows the profile, so the
+    choice also holds on pages outside the language prefixes and right after logging out.
     """
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:

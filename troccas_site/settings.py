@@ -190,8 +190,11 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # turn_seconds up to 120; the reveal window is at most 30).
 TROCCAS_LONGEST_COUNTDOWN_SECONDS = 120
 # Every timer task and deadline sweep fires only if the table has not moved on, so the
-# embedded loop and Celery beat share this interval.
-TROCCAS_SWEEP_SECONDS = 5
+# embedded loop and Celery beat share this interval. It bounds how late a lost timer fires
+# (a killed worker's ETA task is only redelivered after visibility_timeout): 2 s keeps even the
+# shortest reveal window (2 s, RULES.md §14) from stalling longer than itself, and a sweep that
+# finds nothing is one indexed query on Round.deadline.
+TROCCAS_SWEEP_SECONDS = 2
 
 if TROCCAS_MODE == "distributed":
     CACHES = {
@@ -229,8 +232,17 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # Redis redelivers an unacknowledged message after visibility_timeout. It must be far above
 # the longest countdown, or a task scheduled with a countdown would be delivered twice.
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 6 * 60 * 60}
-# Filled by games.tasks' owner with the deadline sweep (ARCHITECTURE.md convention 8).
+# The deadline sweep (ARCHITECTURE.md convention 8): heals lost timer tasks and killed
+# workers. Celery beat runs only in the distributed mode; the embedded loop sweeps otherwise.
 CELERY_BEAT_SCHEDULE: dict[str, dict] = {}
+if TROCCAS_MODE == "distributed":
+    CELERY_BEAT_SCHEDULE["sweep-deadlines"] = {
+        "task": "games.sweep_deadlines",
+        "schedule": float(TROCCAS_SWEEP_SECONDS),
+        # While no worker runs, sweeps pile up in the queue; a minute-old one is dropped
+        # unrun (a newer one does its work). Generous, so a busy queue never expires them all.
+        "options": {"expires": 60},
+    }
 
 # --- Authentication -------------------------------------------------------------------------
 
@@ -297,7 +309,9 @@ STORAGES = {
 
 # --- Mail -----------------------------------------------------------------------------------
 
-DEFAULT_FROM_EMAIL = os.environ.get("DJANGO_DEFAULT_FROM_EMAIL", "Troccas Online <noreply@localhost>")
+DEFAULT_FROM_EMAIL = os.environ.get(
+    "DJANGO_DEFAULT_FROM_EMAIL", "Troccas Online <noreply@localhost>"
+)
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 if os.environ.get("EMAIL_HOST"):
     EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"

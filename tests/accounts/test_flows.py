@@ -28,9 +28,12 @@ def url(name: str, language: str = "en", **kwargs) -> str:
         return reverse(name, kwargs=kwargs or None)
 
 
+ERROR_TEXT = re.compile(r'class="(?:field-error|form-errors)"[^>]*>\s*(?:<p>)?([^<]+)')
+
+
 def errors(response) -> str:
-    return html.unescape(" ".join(re.findall(r'class="(?:field-error|form-errors)"[^>]*>\s*(?:<p>)?([^<]+)',
-                               response.content.decode())))
+    """Every form error on the page, as the player reads it."""
+    return html.unescape(" ".join(ERROR_TEXT.findall(response.content.decode())))
 
 
 # --- sign up ------------------------------------------------------------------------------

@@ -52,7 +52,8 @@ def full_table(owner: Any, players: list[Any], **room_fields: Any) -> Table:
     )
     debt = NarrDebt.objects.create(round=deal, debtor="A", creditor="B", trick=trick)
     action = RoundAction.objects.create(
-        room=room, round=deal, version=1, sequence=1, actor=users[1], actor_seat=1, kind="PLAY_CARD",
+        room=room, round=deal, version=1, sequence=1, actor=users[1], actor_seat=1,
+        kind="PLAY_CARD",
         payload={"card": "SJ"}, action_id=str(uuid.uuid4()),
     )
     return Table(room, seats, match, deal, trick, debt, action)

@@ -102,6 +102,8 @@ def test_one_process_serves_pages_static_files_and_logins(embedded_server: str):
 
 @pytest.mark.asyncio
 @pytest.mark.timeout(30)
+# The denying consumer still closes old database connections, as every Channels consumer does.
+@pytest.mark.django_db(transaction=True)
 async def test_websockets_from_a_foreign_origin_are_refused():
     from troccas_site.asgi import application
 
