@@ -1,0 +1,210 @@
+"""Timers on a real Celery worker (ARCHITECTURE.md §8, issue #4): the reveal window closes on
+time, duplicate and stale wake-ups do nothing, and a timer whose worker was killed is fired by
+the beat schedule's deadline sweep.
+
+Distributed mode on PostgreSQL only. The worker (and beat) run as subprocesses on the test's own
+database and on a Redis database index of their own; this process's Celery producer is pointed
+at the same index, so the timers the services schedule after commit reach that worker.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import redis
+from django.conf import settings
+from django.utils import timezone
+
+from games import services
+from games.engine import REVEAL, SCART
+from games.models import Room, Round, RoundAction
+from games.protocol import Command
+from games.tasks import fire_deadline_task
+from tests.games.procs import (
+    BIN,
+    Proc,
+    celery_broker,
+    dedicated_redis,
+    process_env,
+    processes,
+    requires_distributed_postgres,
+)
+
+pytestmark = [requires_distributed_postgres, pytest.mark.django_db(transaction=True),
+              pytest.mark.timeout(120)]
+
+# Reserved for this module: flushed before and after each test.
+REDIS_INDEX = 14
+# The longest a timer may take on a healthy worker, with generous room for a slow machine.
+FIRE_BOUND = 15.0
+
+
+class Celery:
+    """Starts workers and beat on the dedicated broker; all are killed after the test."""
+
+    def __init__(self, start: Callable[..., Proc], broker_url: str, tmp: Path) -> None:
+        self._start = start
+        self.broker_url = broker_url
+        self.redis = redis.Redis.from_url(broker_url)
+        self.tmp = tmp
+        self.env = process_env(broker_url)
+        self.run = secrets.token_hex(3)
+
+    def worker(self, name: str) -> Proc:
+        proc = self._start(name, [
+            str(BIN / "celery"), "-A", "troccas_site", "worker", "--pool=solo",
+            "--concurrency=1", "-Q", "celery", "--without-heartbeat", "--without-gossip",
+            "--without-mingle", "-l", "info", "-n", f"{name}-{self.run}@127.0.0.1",
+        ], self.env, self.tmp / f"{name}.log")
+        proc.wait_for_output(" ready.", timeout=60)
+        return proc
+
+    def beat(self) -> Proc:
+        proc = self._start("beat", [
+            str(BIN / "celery"), "-A", "troccas_site", "beat", "-l", "info",
+            "--schedule", str(self.tmp / "beat-schedule"),
+            "--pidfile", str(self.tmp / "beat.pid"),
+        ], self.env, self.tmp / "beat.log")
+        proc.wait_for_output("beat: Starting", timeout=60)
+        return proc
+
+    def idle(self) -> bool:
+        """No message waiting in the queue nor held (unacknowledged) by a worker."""
+        return self.redis.llen("celery") == 0 and self.redis.hlen("unacked") == 0
+
+    def wait_idle(self, timeout: float = FIRE_BOUND) -> None:
+        # Seen idle twice, a moment apart: a message is briefly in neither place while a
+        # worker moves it from the queue to its unacknowledged set.
+        end = time.monotonic() + timeout
+        streak = 0
+        while streak < 2:
+            streak = streak + 1 if self.idle() else 0
+            assert time.monotonic() < end, "the worker did not drain its queue"
+            time.sleep(0.3)
+
+
+@pytest.fixture
+def celery(transactional_db: Any, tmp_path: Path) -> Iterator[Celery]:
+    with dedicated_redis(REDIS_INDEX) as url, celery_broker(url), processes() as start:
+        c = Celery(start, url, tmp_path)
+        try:
+            yield c
+        finally:
+            c.redis.close()
+
+
+# --- a table at REVEAL, driven through the services ----------------------------------------
+
+def _ok(code: str, user: Any, kind: str, **fields: Any) -> None:
+    version = Room.objects.get(code=code).version
+    out = services.submit(code, user, Command(kind, uuid.uuid4().hex, version, fields))
+    assert out.ok and not out.duplicate, (kind, out)
+
+
+def table_at_reveal(make_user: Callable[..., Any], reveal_seconds: int) -> Round:
+    """Owner A/0, then B/1, A/2, B/3; the owner deals all three passes (RULES §3, §5). The
+    services schedule the reveal timer after the commit of the last pass."""
+    owner, *others = (make_user(n) for n in ("owner", "anna", "benedetg", "curdin"))
+    room = services.create_room(owner, {"reveal_seconds": reveal_seconds})
+    for user, team in zip(others, "BAB", strict=True):
+        _ok(room.code, user, "take_seat", team=team)
+    _ok(room.code, owner, "start_round")
+    for _ in range(3):
+        _ok(room.code, owner, "deal_next_pass")
+    rnd = Round.objects.get(match__room=room)
+    assert rnd.phase == REVEAL and rnd.deadline_kind == "reveal"
+    assert rnd.version == Room.objects.get(pk=room.pk).version
+    return rnd
+
+
+def end_reveals(rnd: Round) -> int:
+    return RoundAction.objects.filter(round=rnd, kind="end_reveal").count()
+
+
+def wait_for_end_reveal(rnd: Round, timeout: float = FIRE_BOUND) -> None:
+    end = time.monotonic() + timeout
+    while end_reveals(rnd) == 0:
+        assert time.monotonic() < end, f"no END_REVEAL within {timeout} s"
+        time.sleep(0.2)
+
+
+def fired_by(proc: Proc, task: str) -> list[str]:
+    """The return values the worker logged for `task` ("succeeded in …s: <value>")."""
+    pattern = re.escape(task) + r"\[[0-9a-f-]+\] succeeded in [0-9.e-]+s: (\S+)"
+    return re.findall(pattern, proc.output())
+
+
+# --- tests ------------------------------------------------------------------------------------
+
+def test_the_worker_closes_the_reveal_window_on_time(celery: Celery, make_user: Any) -> None:
+    worker = celery.worker("worker")
+    rnd = table_at_reveal(make_user, reveal_seconds=2)
+    wait_for_end_reveal(rnd)
+    rnd.refresh_from_db()
+    assert rnd.phase == SCART
+    assert rnd.deadline is None and rnd.deadline_kind == ""
+    action = RoundAction.objects.get(round=rnd, kind="end_reveal")
+    assert action.actor is None and action.actor_seat is None
+    assert action.version == rnd.version == Room.objects.get(pk=rnd.match.room_id).version
+    celery.wait_idle()
+    assert fired_by(worker, "games.fire_deadline") == ["True"]
+
+
+def test_duplicate_early_and_stale_timers_do_nothing(celery: Celery, make_user: Any) -> None:
+    worker = celery.worker("worker")
+    rnd = table_at_reveal(make_user, reveal_seconds=3)
+    at, deadline = rnd.version, rnd.deadline
+    # Besides the timer the services scheduled: two duplicates of it, one that arrives early
+    # (it must re-arm itself, not fire), and two for an older version of the table.
+    fire_deadline_task.apply_async((rnd.pk, at), eta=deadline)
+    fire_deadline_task.apply_async((rnd.pk, at), eta=deadline)
+    fire_deadline_task.delay(rnd.pk, at)
+    fire_deadline_task.delay(rnd.pk, at - 1)
+    fire_deadline_task.apply_async((rnd.pk, at - 1), eta=deadline)
+    wait_for_end_reveal(rnd)
+    celery.wait_idle()
+    assert end_reveals(rnd) == 1
+    rnd.refresh_from_db()
+    assert rnd.phase == SCART and rnd.version == at + 1
+    # Once fired, the timer's own version is stale too.
+    fire_deadline_task.delay(rnd.pk, at)
+    celery.wait_idle()
+    assert end_reveals(rnd) == 1
+    assert Room.objects.get(pk=rnd.match.room_id).version == at + 1
+    results = fired_by(worker, "games.fire_deadline")
+    assert results.count("True") == 1
+    # 1 scheduled + 5 sent + 1 re-armed early one + 1 after firing, all run to completion.
+    assert len(results) == 8, results
+
+
+def test_a_timer_lost_with_its_worker_is_fired_by_the_beat_sweep(
+        celery: Celery, make_user: Any) -> None:
+    assert settings.CELERY_BEAT_SCHEDULE["sweep-deadlines"]["task"] == "games.sweep_deadlines"
+    first = celery.worker("first")
+    rnd = table_at_reveal(make_user, reveal_seconds=4)
+    # The worker holds the ETA task unacknowledged until the deadline; kill it meanwhile.
+    first.wait_for_output("] received", timeout=10)
+    first.kill()
+    assert celery.redis.hlen("unacked") == 1, "the pending timer died with its worker"
+    # Redis hands an unacknowledged message out again only after visibility_timeout (hours):
+    # past the deadline, nothing has fired it.
+    wait = (rnd.deadline - timezone.now()).total_seconds() + 0.5
+    time.sleep(max(0.0, wait))
+    assert end_reveals(rnd) == 0
+    second = celery.worker("second")
+    celery.beat()
+    wait_for_end_reveal(rnd, FIRE_BOUND + settings.TROCCAS_SWEEP_SECONDS)
+    assert end_reveals(rnd) == 1
+    rnd.refresh_from_db()
+    assert rnd.phase == SCART
+    deadline = time.monotonic() + 10
+    while "1" not in fired_by(second, "games.sweep_deadlines"):
+        assert time.monotonic() < deadline, second.output()
+        time.sleep(0.2)
