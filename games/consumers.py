@@ -72,6 +72,10 @@ class RoomConsumer(AsyncWebsocketConsumer):
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None
                       ) -> None:
+        if not getattr(self, "registered", False):
+            # A refused socket (not signed in, no such room, spectators not allowed) or one
+            # being closed for flooding: its frames are never read, whatever they say.
+            return
         if not self._take_token():
             return
         try:
