@@ -453,11 +453,20 @@ def _fire_deadline(round_id: int, version: int) -> tuple[int, int] | None:
 
 
 def sweep_deadlines(limit: int = 200) -> int:
-    """Fire every overdue deadline (Celery beat, or the embedded loop). Returns how many."""
+    """Fire every overdue deadline (Celery beat, or the embedded loop). Returns how many.
+
+    The most overdue first; one table that fails to fire (logged) does not hold up the
+    others' timers — each fires in its own transaction."""
     now = timezone.now()
     due = list(Round.objects.filter(deadline__lte=now, match__status=MatchStatus.RUNNING)
-               .values_list("pk", "version")[:limit])
-    return sum(1 for rid, ver in due if fire_deadline(rid, ver))
+               .order_by("deadline").values_list("pk", "version")[:limit])
+    fired = 0
+    for rid, ver in due:
+        try:
+            fired += fire_deadline(rid, ver)
+        except Exception:  # noqa: BLE001 - the next sweep retries this one
+            log.exception("deadline of round %s (v%s) failed to fire", rid, ver)
+    return fired
 
 
 # --- lobby --------------------------------------------------------------------------------
