@@ -12,20 +12,19 @@ from __future__ import annotations
 import re
 import secrets
 import time
-import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 import redis
+from asgiref.sync import async_to_sync
 from django.conf import settings
 from django.utils import timezone
 
-from games import services
-from games.engine import REVEAL, SCART
+from games import broadcast
+from games.engine import SCART
 from games.models import Room, Round, RoundAction
-from games.protocol import Command
 from games.tasks import fire_deadline_task
 from tests.games.procs import (
     BIN,
@@ -36,6 +35,7 @@ from tests.games.procs import (
     processes,
     requires_distributed_postgres,
 )
+from tests.games.reveal import end_reveals, table_at_reveal
 
 pytestmark = [requires_distributed_postgres, pytest.mark.django_db(transaction=True),
               pytest.mark.timeout(120)]
@@ -100,33 +100,7 @@ def celery(transactional_db: Any, tmp_path: Path) -> Iterator[Celery]:
             c.redis.close()
 
 
-# --- a table at REVEAL, driven through the services ----------------------------------------
-
-def _ok(code: str, user: Any, kind: str, **fields: Any) -> None:
-    version = Room.objects.get(code=code).version
-    out = services.submit(code, user, Command(kind, uuid.uuid4().hex, version, fields))
-    assert out.ok and not out.duplicate, (kind, out)
-
-
-def table_at_reveal(make_user: Callable[..., Any], reveal_seconds: int) -> Round:
-    """Owner A/0, then B/1, A/2, B/3; the owner deals all three passes (RULES §3, §5). The
-    services schedule the reveal timer after the commit of the last pass."""
-    owner, *others = (make_user(n) for n in ("owner", "anna", "benedetg", "curdin"))
-    room = services.create_room(owner, {"reveal_seconds": reveal_seconds})
-    for user, team in zip(others, "BAB", strict=True):
-        _ok(room.code, user, "take_seat", team=team)
-    _ok(room.code, owner, "start_round")
-    for _ in range(3):
-        _ok(room.code, owner, "deal_next_pass")
-    rnd = Round.objects.get(match__room=room)
-    assert rnd.phase == REVEAL and rnd.deadline_kind == "reveal"
-    assert rnd.version == Room.objects.get(pk=room.pk).version
-    return rnd
-
-
-def end_reveals(rnd: Round) -> int:
-    return RoundAction.objects.filter(round=rnd, kind="end_reveal").count()
-
+# --- helpers -------------------------------------------------------------------------------
 
 def wait_for_end_reveal(rnd: Round, timeout: float = FIRE_BOUND) -> None:
     end = time.monotonic() + timeout
@@ -143,10 +117,27 @@ def fired_by(proc: Proc, task: str) -> list[str]:
 
 # --- tests ------------------------------------------------------------------------------------
 
+def listen(broker_url: str, group: str) -> tuple[Any, str]:
+    """A channel on the worker's channel layer (what a uvicorn process of it would use)."""
+    from channels_redis.core import RedisChannelLayer
+
+    layer = RedisChannelLayer(hosts=[broker_url],
+                              prefix=settings.CHANNEL_LAYERS["default"]["CONFIG"]["prefix"])
+    channel = async_to_sync(layer.new_channel)()
+    async_to_sync(layer.group_add)(group, channel)
+    return layer, channel
+
+
 def test_the_worker_closes_the_reveal_window_on_time(celery: Celery, make_user: Any) -> None:
     worker = celery.worker("worker")
     rnd = table_at_reveal(make_user, reveal_seconds=2)
+    code = rnd.match.room.code
+    layer, channel = listen(celery.broker_url, broadcast.group_name(code, None))
     wait_for_end_reveal(rnd)
+    # The worker announced it after commit: the spectators' group gets the table at SCART.
+    message = async_to_sync(layer.receive)(channel)
+    assert message["type"] == "table.update" and message["version"] == rnd.version + 1
+    assert '"phase":"SCART"' in message["frames"][-1]
     rnd.refresh_from_db()
     assert rnd.phase == SCART
     assert rnd.deadline is None and rnd.deadline_kind == ""
