@@ -72,7 +72,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None
                       ) -> None:
-        if not getattr(self, "registered", False):
+        if not getattr(self, "registered", False) or getattr(self, "flood_closed", False):
             # A refused socket (not signed in, no such room, spectators not allowed) or one
             # being closed for flooding: its frames are never read, whatever they say.
             return
@@ -117,7 +117,9 @@ class RoomConsumer(AsyncWebsocketConsumer):
         self.refusals = [t for t in self.refusals if now - t < FLOOD_WINDOW]
         self.refusals.append(now)
         if len(self.refusals) >= FLOOD_CLOSE:
-            # Fire and forget: closing must not wait on a client that is flooding us.
+            # Fire and forget: closing must not wait on a client that is flooding us. From
+            # now on the socket's frames are dropped unread (no second close, no service).
+            self.flood_closed = True
             self.refusals.clear()
             import asyncio
 
