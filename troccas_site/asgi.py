@@ -7,10 +7,20 @@ Static files are served by WhiteNoise's middleware inside the Django HTTP app, s
 from __future__ import annotations
 
 import os
+import warnings
 
 from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "troccas_site.settings")
+
+# WhiteNoise streams static files through a synchronous file iterator; Django's ASGI handler
+# consumes it in a worker thread, which is correct, and warns about it on every process start.
+warnings.filterwarnings(
+    "ignore",
+    message="StreamingHttpResponse must consume synchronous iterators",
+    category=Warning,
+    module="django.core.handlers.asgi",
+)
 
 # Django must be set up before anything imports models (consumers do, through routing).
 django_asgi_app = get_asgi_application()
