@@ -255,10 +255,12 @@ def _seat_of(t: _Table, user: Any) -> Seat | None:
 def _game_command(t: _Table, user: Any, cmd: Command, key: str | None) -> None:
     room = t.room
     seat = _seat_of(t, user)
-    if seat is None or seat.index is None:
-        raise ServiceError("NOT_SEATED")
     is_owner = room.owner_id == user.pk
     kind = cmd.type
+    if seat is None or seat.index is None:
+        # The owner's seat deals first (RULES §3): an owner without a seat is told so.
+        raise ServiceError("OWNER_NOT_SEATED" if kind == "start_round" and is_owner
+                           else "NOT_SEATED")
     if kind in ("start_round", "end_match", "new_match") and not is_owner:
         raise ServiceError("NOT_ROOM_OWNER")
     if kind == "start_round":
