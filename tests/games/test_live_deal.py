@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from asgiref.sync import sync_to_async
+from django.conf import settings
 
 from games import services
 from games.engine import from_json
@@ -63,19 +64,28 @@ class Table:
         self.seat_of: dict[int, int] = {}
         self.errors: list[dict[str, Any]] = []
         self.events: list[dict[str, Any]] = []
+        self.checked: dict[str, int] = {}
 
     @property
     def everyone(self) -> list[TableClient]:
         return [*self.clients, self.spectator]
 
     async def settle(self) -> None:
-        """Drain every socket and check every frame against what its receiver may see."""
-        drained = await asyncio.gather(*(c.drain() for c in self.everyone))
+        """Bring every socket up to the table's version, then check every frame it got."""
+        code = self.clients[0].code
+        version = await sync_to_async(
+            lambda: Room.objects.values_list("version", flat=True).get(code=code))()
+        await asyncio.gather(*(c.wait_version(version, timeout=20) for c in self.everyone
+                               if c.version < version))
+        await asyncio.gather(*(c.drain() for c in self.everyone))
         hidden = await sync_to_async(_hidden_sets)()
-        for c, frames in zip(self.everyone, drained, strict=True):
+        for c in self.everyone:
+            # Every frame received since the last check, also those read by wait_for.
+            frames = c.frames[self.checked.get(c.name, 0):]
+            self.checked[c.name] = len(c.frames)
             seat = None if c is self.spectator else (c.view or {}).get("seat")
             for f in frames:
-                if f["type"] == "error":
+                if f["type"] == "error" and {"client": c.name, **f} not in self.errors:
                     self.errors.append({"client": c.name, **f})
                 if f["type"] == "event" and c is self.spectator:
                     self.events.extend(f["events"])
@@ -96,6 +106,15 @@ class Table:
                     c.version == Room.objects.get(code=c.code).version:
                 assert v["hand"] == ids_of(state.deal.hands[v["seat"]])
 
+    async def act(self, client: TableClient, type_: str, **fields: Any) -> None:
+        """Send a command, wait for its answer (ack or error), then settle every socket."""
+        action_id = await client.send(type_, **fields)
+        answer = await client.wait_for(
+            lambda m: m["type"] in ("ack", "error") and m.get("action_id") == action_id,
+            timeout=20)
+        del answer  # errors are collected from every frame by settle()
+        await self.settle()
+
     def by_seat(self, seat: int) -> TableClient:
         return next(c for c in self.clients if c.view and c.view["seat"] == seat)
 
@@ -113,8 +132,7 @@ async def _open_table(make_user: Any, spectator_user: Any, options: dict[str, An
     await table.settle()
     # The owner sits in team A; the others take B, A, B.
     for c, team in zip(clients[1:], ("B", "A", "B"), strict=True):
-        await c.send("take_seat", team=team)
-        await table.settle()
+        await table.act(c, "take_seat", team=team)
     assert not table.errors, table.errors
     return table
 
@@ -131,24 +149,29 @@ async def _play_deal(table: Table, rng: random.Random) -> None:
             return
         if phase == "DEALING":
             c = table.by_seat(view["dealer"])
-            await c.send("deal_next_pass")
+            await table.act(c, "deal_next_pass")
         elif phase == "REVEAL":
-            # The reveal window closes by the server's timer (room option reveal_seconds).
+            # The reveal window closes by the server's timer (room option reveal_seconds): the
+            # in-process timer in the embedded mode; in the distributed mode a Celery worker
+            # (tested in test_celery_timers.py) or beat's sweep, which this test stands in for.
+            if settings.TROCCAS_MODE == "distributed":
+                await asyncio.sleep(view["options"]["reveal_seconds"] + 0.2)
+                await sync_to_async(services.sweep_deadlines)()
             await table.spectator.wait_for(lambda m: m["type"] == "state"
                                            and m["view"]["phase"] == "SCART", timeout=10)
+            await table.settle()
         elif phase == "SCART":
             c = table.by_seat(view["dealer"])
             allowed = c.view["actions"]["scart_allowed"]
-            await c.send("discard_scart", cards=rng.sample(allowed, 2))
+            await table.act(c, "discard_scart", cards=rng.sample(allowed, 2))
         elif phase == "PLAY":
             callers = [c for c in table.clients if c.view["buob"] and c.view["buob"]["suits"]]
             if callers:
                 c = rng.choice(callers)
-                await c.send("call_buob", suit=rng.choice(c.view["buob"]["suits"]))
+                await table.act(c, "call_buob", suit=rng.choice(c.view["buob"]["suits"]))
             else:
                 c = table.by_seat(view["turn"])
-                await c.send("play_card", card=rng.choice(c.view["legal_cards"]))
-        await table.settle()
+                await table.act(c, "play_card", card=rng.choice(c.view["legal_cards"]))
     raise AssertionError("the deal did not end")
 
 
@@ -157,8 +180,7 @@ async def test_four_tabs_play_a_complete_deal_with_buob_and_narr(
     seeded_decks(1)
     table = await _open_table(make_user, spectator, {"reveal_seconds": 2})
     owner = table.clients[0]
-    await owner.send("start_round")
-    await table.settle()
+    await table.act(owner, "start_round")
     assert table.spectator.view["phase"] == "DEALING"
     # A-B-A-B seating, the owner dealing first (RULES §3).
     assert table.spectator.view["dealer"] == owner.view["seat"] == 0
@@ -178,8 +200,7 @@ async def test_four_tabs_play_a_complete_deal_with_buob_and_narr(
                                             .values_list("sequence", flat=True)))()
     assert seqs == list(range(1, len(seqs) + 1))
     # Regame: the next dealer deals, totals kept.
-    await table.clients[2].send("regame")
-    await table.settle()
+    await table.act(table.clients[2], "regame")
     assert table.spectator.view["phase"] == "DEALING"
     assert table.spectator.view["dealer"] == 1
     assert table.spectator.view["totals"] == view["totals"]
