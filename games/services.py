@@ -164,7 +164,8 @@ def table_snapshot(code: str) -> TableSnapshot:
 
 def _lock_room(code: str) -> Room:
     try:
-        return (Room.objects.select_for_update(of=("self",)).select_related("owner")
+        return (Room.objects.select_for_update(of=("self",))
+                .select_related("owner", "current_match")
                 .get(code=code))
     except Room.DoesNotExist:
         raise ServiceError("ROOM_NOT_FOUND") from None
@@ -342,6 +343,8 @@ def _apply_engine(t: _Table, action: dict[str, Any], user: Any, seat: int | None
     payload = {k: v for k, v in action.items() if k not in ("deck", "seat", "type")}
     _log(t, rnd, user, seat, kind, payload, key, version)
     match = t.match
+    before = (match.total_a, match.total_b, match.deals_played, match.bock_pending,
+              match.status)
     match.total_a, match.total_b = new_state.totals
     match.deals_played = new_state.deals_played
     match.bock_pending = new_state.bock_pending
@@ -349,7 +352,11 @@ def _apply_engine(t: _Table, action: dict[str, Any], user: Any, seat: int | None
         match.status = MatchStatus.FINISHED
         match.winner = new_state.winner or ""
         match.finished = t.now
-    match.save()
+    # Most actions leave the match row alone (totals move only when a deal is scored): skip
+    # the write then, it is one of the few queries on every card played.
+    if kind in ("start_round",) or before != (match.total_a, match.total_b, match.deals_played,
+                                              match.bock_pending, match.status):
+        match.save()
     t.state = new_state
     t.events.extend(events)
 
