@@ -10,7 +10,8 @@ PORT ?= 8000
 SERVICES_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/test
 SERVICES_REDIS_URL ?= redis://127.0.0.1:6379/0
 
-.PHONY: run test test-embedded test-services test-engine lint venv messages sysdeps bench clean
+.PHONY: run test test-embedded test-services test-engine lint venv messages sysdeps \
+	sysdeps-gettext bench clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -20,27 +21,34 @@ $(STAMP): pyproject.toml
 
 venv: $(STAMP)
 
-# gettext's msgfmt compiles the catalogs; Debian's chromium runs the browser tests.
+# gettext's msgfmt compiles the catalogs; Debian's chromium runs the browser tests (the site
+# itself does not need it, so `make run` skips it).
 sysdeps:
 	@bash scripts/sysdeps.sh
 
-messages: venv sysdeps
+sysdeps-gettext:
+	@TROCCAS_SKIP_CHROMIUM=1 bash scripts/sysdeps.sh
+
+messages: venv sysdeps-gettext
 	$(BIN)/python manage.py compilemessages --ignore=.venv -v 0
 
 run: venv messages
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py demo_data
 	$(BIN)/python manage.py collectstatic --noinput -v 0
-	$(BIN)/uvicorn troccas_site.asgi:application --host $(HOST) --port $(PORT)
+	# Frames above 16 KiB are refused by the server itself; the protocol's own limit (4 KiB)
+	# answers anything between with MESSAGE_TOO_LARGE.
+	$(BIN)/uvicorn troccas_site.asgi:application --host $(HOST) --port $(PORT) \
+		--ws-max-size 16384
 
 # The whole suite twice: on the embedded default (SQLite, in-memory layer, in-process timers)
 # and on the distributed setup (PostgreSQL, Redis, Celery).
 test: test-embedded test-services
 
-test-embedded: venv messages
+test-embedded: venv messages sysdeps
 	$(BIN)/python -m pytest -p no:cacheprovider
 
-test-services: venv messages
+test-services: venv messages sysdeps
 	DATABASE_URL=$(SERVICES_DATABASE_URL) REDIS_URL=$(SERVICES_REDIS_URL) \
 		$(BIN)/python -m pytest -p no:cacheprovider
 
