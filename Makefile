@@ -32,12 +32,12 @@ sysdeps-gettext:
 messages: venv sysdeps-gettext
 	$(BIN)/python manage.py compilemessages --ignore=.venv -v 0
 
+# uvicorn refuses websocket frames above 16 KiB itself; the protocol's own limit (4 KiB)
+# answers anything between with MESSAGE_TOO_LARGE.
 run: venv messages
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py demo_data
 	$(BIN)/python manage.py collectstatic --noinput -v 0
-	# Frames above 16 KiB are refused by the server itself; the protocol's own limit (4 KiB)
-	# answers anything between with MESSAGE_TOO_LARGE.
 	$(BIN)/uvicorn troccas_site.asgi:application --host $(HOST) --port $(PORT) \
 		--ws-max-size 16384
 
