@@ -66,6 +66,14 @@ MESSAGES = {
     "INVALID_FIELD": _("A field of the message has a wrong value."),
     "SYSTEM_ACTION": _("Only the server can do that."),
     "RATE_LIMITED": _("Too many messages: slow down a little."),
+    # HTTP API (docs/protocol.md "HTTP API")
+    "INVALID_CREDENTIALS": _("Wrong username or password. Both are case-sensitive; please "
+                             "try again."),
+    "UNSUPPORTED_MEDIA_TYPE": _("Send the request body as JSON (Content-Type: "
+                                "application/json)."),
+    "CSRF_FAILED": _("This request came from another site and was refused."),
+    "METHOD_NOT_ALLOWED": _("This address does not accept that method."),
+    "NOT_FOUND": _("There is nothing at this address."),
     "SERVER_ERROR": _("Something went wrong on the server; your table is safe, please try "
                       "again."),
 }

@@ -1,5 +1,5 @@
-"""URLs: every page lives under a language prefix (/en/, /rm/, /de/, /fr/); the language switch
-and the health check do not, so they work from any page and for any probe."""
+"""URLs: every page lives under a language prefix (/en/, /rm/, /de/, /fr/); the language switch,
+the health check and the JSON API do not, so they work from any page, probe or client."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
 from accounts.views import set_language
+from games import api
 
 admin.site.site_header = _("Troccas Online administration")
 admin.site.site_title = _("Troccas Online")
@@ -31,6 +32,13 @@ def healthz(request: HttpRequest) -> HttpResponse:
 urlpatterns = [
     path("i18n/setlang/", set_language, name="set_language"),
     path("healthz", healthz, name="healthz"),
+    # The JSON API (docs/protocol.md): one URL for every language, like the websocket; the
+    # language of its error messages comes from the profile, the cookie or Accept-Language.
+    path("api/login", api.login_view, name="api_login"),
+    path("api/logout", api.logout_view, name="api_logout"),
+    path("api/rooms", api.rooms_view, name="api_rooms"),
+    path("api/rooms/<str:code>", api.room_view, name="api_room"),
+    path("api/<path:rest>", api.not_found_view),
 ]
 
 urlpatterns += i18n_patterns(
