@@ -255,6 +255,11 @@ class Match(models.Model):
         verbose_name = _("match")
         verbose_name_plural = _("matches")
         ordering = ["-started"]
+        # History filters (issue #7): result and date range.
+        indexes = [
+            models.Index(fields=["winner"], name="match_winner_idx"),
+            models.Index(fields=["finished"], name="match_finished_idx"),
+        ]
         constraints = [
             models.UniqueConstraint(
                 fields=["room"],
@@ -567,3 +572,12 @@ class Announcement(models.Model):
 
     def __str__(self) -> str:
         return self.title
+
+
+# Standings and rating history (issue #7) live in their own module.
+from games.models_standings import PairStats, PlayerRating, RatingHistory  # noqa: E402
+
+__all__ = [
+    "Announcement", "Connection", "FAQEntry", "Match", "MatchStatus", "NarrDebt", "PairStats",
+    "PlayerRating", "RatingHistory", "Room", "Round", "RoundAction", "Seat", "Trick",
+]
