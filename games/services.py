@@ -20,7 +20,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from games import broadcast, timers
+from games import broadcast, standings, timers
 from games.engine import (
     CARD_IDS,
     DEALING,
@@ -357,6 +357,9 @@ def _apply_engine(t: _Table, action: dict[str, Any], user: Any, seat: int | None
     if kind in ("start_round",) or before != (match.total_a, match.total_b, match.deals_played,
                                               match.bock_pending, match.status):
         match.save()
+    if before[4] == MatchStatus.RUNNING and match.status == MatchStatus.FINISHED:
+        # Issue #7: standings and ratings are updated in the transaction that ends the match.
+        standings.record_match(match)
     t.state = new_state
     t.events.extend(events)
 
