@@ -24,6 +24,9 @@ from .models import (
     Match,
     MatchStatus,
     NarrDebt,
+    PairStats,
+    PlayerRating,
+    RatingHistory,
     Room,
     Round,
     RoundAction,
@@ -299,3 +302,42 @@ class AnnouncementAdmin(TabbedTranslationAdmin):
     list_filter = ("published", "created")
     search_fields = ("title", "body")
     date_hierarchy = "created"
+
+
+# --- standings (issue #7): derived from finished matches, read-only here -------------------
+# Rebuilt from history with `manage.py recompute_standings`; nobody edits a rating by hand.
+
+class _DerivedAdmin(StaffViewMixin, admin.ModelAdmin):
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(PlayerRating)
+class PlayerRatingAdmin(_DerivedAdmin):
+    list_display = ("user", "rating", "mu", "sigma", "matches", "wins", "draws", "losses",
+                    "deals_won", "avg_points", "buob_calls", "buob_won")
+    search_fields = ("user__username", "user__display_name")
+    list_select_related = ("user",)
+
+
+@admin.register(PairStats)
+class PairStatsAdmin(_DerivedAdmin):
+    list_display = ("player_low", "player_high", "rating", "matches", "wins", "draws", "losses",
+                    "deals_won", "avg_points", "buob_calls", "buob_won")
+    search_fields = ("player_low__username", "player_high__username")
+    list_select_related = ("player_low", "player_high")
+
+
+@admin.register(RatingHistory)
+class RatingHistoryAdmin(_DerivedAdmin):
+    list_display = ("user", "at", "match", "rating", "mu", "sigma", "matches")
+    list_filter = ("at",)
+    search_fields = ("user__username", "user__display_name")
+    list_select_related = ("user", "match__room")
+    date_hierarchy = "at"

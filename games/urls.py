@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import views, views_history
 
 app_name = "games"
 
@@ -9,4 +9,10 @@ urlpatterns = [
     path("faq/", views.faq, name="faq"),
     path("rooms/join/", views.join, name="join"),
     path("rooms/<str:code>/", views.room, name="room"),
+    path("matches/", views_history.match_list, name="matches"),
+    path("matches/<int:pk>/", views_history.match_detail, name="match"),
+    path("matches/<int:pk>/replay.json", views_history.match_replay, name="match_replay"),
+    path("matches/<int:pk>/transcript.json", views_history.match_transcript,
+         name="match_transcript"),
+    path("standings/", views_history.standings, name="standings"),
 ]
