@@ -113,6 +113,8 @@ def _json_body(request: HttpRequest) -> dict[str, Any]:
     if not length.isdigit() or int(length) > MAX_BODY_BYTES:
         raise ApiError(413, "MESSAGE_TOO_LARGE")
     raw = request.body
+    if len(raw) > MAX_BODY_BYTES:  # a body sent without Content-Length
+        raise ApiError(413, "MESSAGE_TOO_LARGE")
     if not raw.strip():
         return {}
     try:
