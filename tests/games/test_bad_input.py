@@ -16,6 +16,7 @@ import pytest
 from asgiref.sync import sync_to_async
 
 from games import protocol, services
+from games.engine import CARD_IDS
 from tests.games import tables
 from tests.games.tables import fast_passwords  # noqa: F401 - autouse fixture
 
@@ -110,9 +111,7 @@ async def test_bad_frame_gets_its_code_and_changes_nothing(
     before = await sync_to_async(tables.fingerprint)(code)
     st = await sync_to_async(tables.state)(code)
     assert st is not None and st.deal is not None and st.deal.turn == 1
-    mine = set(anna.view["hand"])
-    not_held = next(c for c in (anna.view["hand"] + ["C1", "R1", "S1", "B1", "T1"])
-                    if c not in mine)
+    not_held = next(c for c in CARD_IDS if c not in anna.view["hand"])
     text = _materialise(frame, before[0], not_held)
     if expected == "MESSAGE_TOO_LARGE":
         assert len(text.encode()) > protocol.MAX_FRAME_BYTES
