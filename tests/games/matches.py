@@ -20,10 +20,12 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def play_match(owner: Any, players: list[Any], rng: random.Random,
-               options: dict[str, Any] | None = None, timeouts: float = 0.05) -> Match:
+               options: dict[str, Any] | None = None, timeouts: float = 0.05,
+               end_after: int = 1) -> Match:
     """Seat a table and play one whole match with random legal moves: BUOB calls whenever a
     seat may make one (often), a timer fired now and then (turn_timeout, when the room has a
-    turn timer), the reveal window closed by the timer, regame by a random seat."""
+    turn timer), the reveal window closed by the timer, regame by a random seat. With
+    `match_deals` 0 the owner ends the match (END_MATCH) after `end_after` deals."""
     room = seat_table(owner, players, options or {"turn_seconds": 15, "reveal_seconds": 2})
     code = room.code
     by_seat = {0: owner, 1: players[0], 2: players[1], 3: players[2]}
@@ -61,7 +63,10 @@ def play_match(owner: Any, players: list[Any], rng: random.Random,
                     continue  # a call attached to the card (RULES §8), when accepted
                 must(code, by_seat[turn], "play_card", card=card)
         elif ph == "ROUND_OVER":
-            must(code, by_seat[rng.randrange(4)], "regame")
+            if st.options.match_deals == 0 and st.deals_played >= end_after:
+                must(code, owner, "end_match")
+            else:
+                must(code, by_seat[rng.randrange(4)], "regame")
         else:  # pragma: no cover
             raise AssertionError(ph)
     raise AssertionError("the match did not end")
@@ -117,3 +122,21 @@ def _index(card: str) -> int:
     from games.engine import CARD_IDS
 
     return CARD_IDS.index(card)
+
+
+def check_every_match() -> int:
+    """check_transcript for every match in the database that has a deal (in-process replay)."""
+    ids = list(Match.objects.filter(rounds__isnull=False).distinct().values_list("pk", flat=True))
+    for pk in ids:
+        check_transcript(Match.objects.get(pk=pk), cli=False)
+    return len(ids)
+
+
+def url(name: str, *args: Any, language: str = "en") -> str:
+    """A page's address in one language (a test that ran before may have left another active;
+    the profile-language middleware would then redirect)."""
+    from django.urls import reverse
+    from django.utils import translation
+
+    with translation.override(language):
+        return reverse(name, args=args)

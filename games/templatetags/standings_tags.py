@@ -1,0 +1,21 @@
+"""`{% rating_panel user %}`: a player's rating and its chart over time (issue #7), for the
+profile page (accounts/templates/accounts/profile.html)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import template
+
+from games.history import rating_chart
+from games.models import PlayerRating, RatingHistory
+
+register = template.Library()
+
+
+@register.inclusion_tag("games/history/rating_panel.html")
+def rating_panel(user: Any) -> dict[str, Any]:
+    row = PlayerRating.objects.filter(user=user, matches__gt=0).first()
+    points = list(RatingHistory.objects.filter(user=user).order_by("at", "match_id")
+                  .values_list("at", "rating"))
+    return {"row": row, "chart": rating_chart(points)}

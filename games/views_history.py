@@ -1,0 +1,287 @@
+"""Match history, a match's page (deal summary, score chart, replay), its transcript download,
+and the standings (issue #7). Signed-in players only.
+
+Access: a finished match is public to every signed-in player — its page, replay and transcript
+show every card, as RULES.md §13 allows once the deals are over. A running (or abandoned) match
+shows only public information: its deal summary without cards and its score chart; the replay
+and the transcript are refused until the match is finished.
+
+Each list page runs a fixed number of queries whatever its length (tests/games/test_history.py).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, time, timedelta
+from typing import Any
+
+from django import forms
+from django.contrib.auth import get_user_model
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.db.models import Prefetch, Q, QuerySet
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, render
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_GET
+
+from games import history
+from games.models import (
+    Match,
+    MatchStatus,
+    NarrDebt,
+    PairStats,
+    Phase,
+    PlayerRating,
+    Room,
+    Round,
+    Trick,
+    Winner,
+)
+
+PAGE_SIZE = 50
+
+
+def _mine(user: Any) -> QuerySet[Match]:
+    return Match.objects.for_user(user)
+
+
+class HistoryFilter(forms.Form):
+    RESULTS = [
+        ("", gettext_lazy("Any result")),
+        ("win", gettext_lazy("Won")),
+        ("draw", gettext_lazy("Drawn")),
+        ("loss", gettext_lazy("Lost")),
+        ("running", gettext_lazy("Running")),
+    ]
+    result = forms.ChoiceField(label=gettext_lazy("Result"), choices=RESULTS, required=False)
+    partner = forms.TypedChoiceField(label=gettext_lazy("Partner"), coerce=int, required=False,
+                                     empty_value=None)
+    room = forms.TypedChoiceField(label=gettext_lazy("Room"), coerce=int, required=False,
+                                  empty_value=None)
+    date_from = forms.DateField(label=gettext_lazy("From"), required=False,
+                                widget=forms.DateInput(attrs={"type": "date"}))
+    date_to = forms.DateField(label=gettext_lazy("To"), required=False,
+                              widget=forms.DateInput(attrs={"type": "date"}))
+
+    def __init__(self, data: Any, user: Any) -> None:
+        super().__init__(data)
+        User = get_user_model()
+        mine = _mine(user)
+        # One query each, however many matches: the partners and rooms of this player.
+        partners = User.objects.filter(
+            Q(pk__in=mine.filter(player_0=user).values("player_2"))
+            | Q(pk__in=mine.filter(player_2=user).values("player_0"))
+            | Q(pk__in=mine.filter(player_1=user).values("player_3"))
+            | Q(pk__in=mine.filter(player_3=user).values("player_1"))
+        ).order_by("display_name", "username")
+        self.fields["partner"].choices = [("", _("Any partner"))] + [
+            (p.pk, p.public_name) for p in partners]
+        rooms = Room.objects.filter(pk__in=mine.values("room")).order_by("name", "code")
+        self.fields["room"].choices = [("", _("Any room"))] + [
+            (r.pk, str(r)) for r in rooms]
+
+    def apply(self, qs: QuerySet[Match], user: Any) -> QuerySet[Match]:
+        if not self.is_valid():
+            return qs
+        d = self.cleaned_data
+        team_a = Q(player_0=user) | Q(player_2=user)
+        team_b = Q(player_1=user) | Q(player_3=user)
+        if d["result"] == "win":
+            qs = qs.filter((team_a & Q(winner=Winner.A)) | (team_b & Q(winner=Winner.B)),
+                           status=MatchStatus.FINISHED)
+        elif d["result"] == "loss":
+            qs = qs.filter((team_a & Q(winner=Winner.B)) | (team_b & Q(winner=Winner.A)),
+                           status=MatchStatus.FINISHED)
+        elif d["result"] == "draw":
+            qs = qs.filter(winner=Winner.DRAW, status=MatchStatus.FINISHED)
+        elif d["result"] == "running":
+            qs = qs.filter(status=MatchStatus.RUNNING)
+        p = d.get("partner")
+        if p:
+            qs = qs.filter(Q(player_0=user, player_2=p) | Q(player_2=user, player_0=p)
+                           | Q(player_1=user, player_3=p) | Q(player_3=user, player_1=p))
+        if d.get("room"):
+            qs = qs.filter(room_id=d["room"])
+        # Ranges on the indexed column itself (no date() around it), in the site's time zone.
+        tz = timezone.get_current_timezone()
+        if d.get("date_from"):
+            qs = qs.filter(started__gte=datetime.combine(d["date_from"], time.min, tz))
+        if d.get("date_to"):
+            qs = qs.filter(started__lt=datetime.combine(d["date_to"] + timedelta(days=1),
+                                                        time.min, tz))
+        return qs
+
+
+def _row(match: Match, user: Any) -> dict[str, Any]:
+    players = match.players
+    seat = next(i for i, p in enumerate(players) if p.pk == user.pk)
+    team = seat % 2
+    totals = (match.total_a, match.total_b)
+    if match.status == MatchStatus.FINISHED:
+        if match.winner == Winner.DRAW:
+            result, label = "draw", _("Drawn")
+        elif match.winner == "AB"[team]:
+            result, label = "win", _("Won")
+        else:
+            result, label = "loss", _("Lost")
+    elif match.status == MatchStatus.RUNNING:
+        result, label = "running", _("Running")
+    else:
+        result, label = "abandoned", _("Abandoned")
+    return {
+        "match": match,
+        "partner": players[(seat + 2) % 4],
+        "opponents": [players[(seat + 1) % 4], players[(seat + 3) % 4]],
+        "result": result,
+        "result_label": label,
+        "ours": totals[team],
+        "theirs": totals[1 - team],
+    }
+
+
+@login_required
+@require_GET
+def match_list(request: HttpRequest) -> HttpResponse:
+    user = request.user
+    form = HistoryFilter(request.GET or None, user)
+    qs = form.apply(_mine(user), user).select_related(
+        "room", "player_0", "player_1", "player_2", "player_3").order_by("-started", "-pk")
+    page = Paginator(qs, PAGE_SIZE).get_page(request.GET.get("page"))
+    query = request.GET.copy()
+    query.pop("page", None)
+    return render(request, "games/history/match_list.html", {
+        "form": form,
+        "page": page,
+        "rows": [_row(m, user) for m in page.object_list],
+        "query": query.urlencode(),
+    })
+
+
+def _match_or_404(pk: int) -> Match:
+    return get_object_or_404(
+        Match.objects.select_related("room", "player_0", "player_1", "player_2", "player_3"),
+        pk=pk)
+
+
+@login_required
+@require_GET
+def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    match = _match_or_404(pk)
+    rounds = list(Round.objects.filter(match=match).order_by("number")
+                  .only("pk", "match_id", "number", "dealer", "is_bock", "points_a", "points_b")
+                  .prefetch_related(
+                      Prefetch("tricks", queryset=Trick.objects.only(
+                          "pk", "round_id", "number", "winner", "buob_call")),
+                      Prefetch("narr_debts", queryset=NarrDebt.objects.select_related("trick"))))
+    public = history.is_public(match)
+    players = match.players
+    seats = [{"index": i, "team": "AB"[i % 2], "player": p} for i, p in enumerate(players)]
+    you = next((i for i, p in enumerate(players) if p.pk == request.user.pk), None)
+    return render(request, "games/history/match_detail.html", {
+        "match": match,
+        "seats": seats,
+        "you": you,
+        "public": public,
+        "deals": history.deal_summaries(match, rounds),
+        "chart": history.score_chart(rounds),
+        "status_label": match.get_status_display(),
+        "replay_labels": _replay_labels() if public else None,
+    })
+
+
+def _replay_labels() -> dict[str, Any]:
+    """The viewer's words, in the page's language (static/js/replay.js has none of its own)."""
+    return {
+        "phase": {k: str(v) for k, v in Phase.choices},
+        "action": {
+            "start_round": _("The first deal starts"),
+            "regame": _("A new deal starts"),
+            "deal_next_pass": _("deals a pass"),
+            "end_reveal": _("The reveal window closes"),
+            "discard_scart": _("discards the Scart"),
+            "play_card": _("plays"),
+            "call_buob": _("calls BUOB"),
+            "turn_timeout": _("The timer ran out"),
+            "end_match": _("The match ends"),
+        },
+        "deal": _("Deal"), "dealer": _("Dealer"), "trick": _("Trick"), "scart": _("Scart"),
+        "reveal": _("Reveal cards"), "tricks_won": _("Tricks won"), "totals": _("Match total"),
+        "points": _("Points"), "cards": _("cards"), "team": _("Team"), "bock": _("Bock ×2"),
+        "narr_debt": _("Narr debt"), "won_by": _("won by"), "buob": _("BUOB"),
+        "step": _("Step"), "error": _("The replay could not be loaded."),
+    }
+
+
+def _not_finished() -> JsonResponse:
+    return JsonResponse({"error": "MATCH_NOT_FINISHED",
+                         "message": _("This match is still running: its cards stay hidden "
+                                      "until it is over.")}, status=403)
+
+
+@login_required
+@require_GET
+def match_replay(request: HttpRequest, pk: int) -> JsonResponse:
+    match = _match_or_404(pk)
+    if not history.is_public(match):
+        return _not_finished()
+    return JsonResponse(history.replay_data(match))
+
+
+@login_required
+@require_GET
+def match_transcript(request: HttpRequest, pk: int) -> JsonResponse:
+    """The finished match as `troccas-transcript/1`, as a download."""
+    match = _match_or_404(pk)
+    if not history.is_public(match):
+        return _not_finished()
+    response = JsonResponse(history.transcript(match), json_dumps_params={"indent": 1})
+    name = f"troccas-{match.room.code}-match-{match.number}.json"
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response
+
+
+# --- standings -------------------------------------------------------------------------------
+
+SORTS = {
+    "rating": ("-rating", gettext_lazy("Rating")),
+    "matches": ("-matches", gettext_lazy("Matches")),
+    "wins": ("-wins", gettext_lazy("Wins")),
+    "deals_won": ("-deals_won", gettext_lazy("Deals won")),
+    "avg_points": ("-avg_points", gettext_lazy("Average points per deal")),
+    "buob_calls": ("-buob_calls", gettext_lazy("BUOB calls")),
+}
+
+
+def _columns() -> list[tuple[str, Any, bool]]:
+    """The table's columns in order: (key, heading, sortable)."""
+    fixed = {"draws": _("Draws"), "losses": _("Losses"), "buob_won": _("BUOB calls won")}
+    order = ["rating", "matches", "wins", "draws", "losses", "deals_won", "avg_points",
+             "buob_calls", "buob_won"]
+    return [(k, SORTS[k][1], True) if k in SORTS else (k, fixed[k], False) for k in order]
+
+
+@login_required
+@require_GET
+def standings(request: HttpRequest) -> HttpResponse:
+    kind = request.GET.get("view", "players")
+    if kind not in ("players", "pairs"):
+        raise Http404
+    sort = request.GET.get("sort", "rating")
+    if sort not in SORTS:
+        sort = "rating"
+    if kind == "players":
+        qs = PlayerRating.objects.select_related("user").filter(matches__gt=0)
+    else:
+        qs = PairStats.objects.select_related("player_low", "player_high").filter(
+            matches__gt=0)
+    page = Paginator(qs.order_by(SORTS[sort][0], "pk"), PAGE_SIZE).get_page(
+        request.GET.get("page"))
+    return render(request, "games/history/standings.html", {
+        "kind": kind,
+        "sort": sort,
+        "columns": _columns(),
+        "page": page,
+        "offset": page.start_index() - 1 if page.paginator.count else 0,
+    })
