@@ -19,6 +19,7 @@ from typing import Any
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from games.engine import CARD_IDS, MatchState, apply, new_match_state
 from games.engine.cards import ids_of
@@ -37,6 +38,12 @@ ENGINE_KINDS = frozenset({
     "start_round", "deal_next_pass", "end_reveal", "discard_scart", "play_card", "call_buob",
     "turn_timeout", "regame", "end_match",
 })
+
+
+SUIT_LABELS = {"C": gettext_lazy("cups"), "R": gettext_lazy("coins"),
+               "S": gettext_lazy("swords"), "B": gettext_lazy("batons")}
+MODE_LABELS = {"forced": gettext_lazy("forced jack play"),
+               "deferred": gettext_lazy("deferred exchange"), "self": gettext_lazy("self-BUOB")}
 
 
 def is_public(match: Match) -> bool:
@@ -209,7 +216,8 @@ def deal_summaries(match: Match, rounds: list[Round]) -> list[DealSummary]:
             if b:
                 calls.append({
                     "trick": t.number, "caller": names[b["caller"]],
-                    "team": "AB"[b["caller"] % 2], "suit": b["suit"], "mode": b["mode"],
+                    "team": "AB"[b["caller"] % 2], "suit": SUIT_LABELS.get(b["suit"], b["suit"]),
+                    "mode": MODE_LABELS.get(b["mode"], b["mode"]),
                     "target": names[b["target"]],
                     "won": t.winner % 2 == b["caller"] % 2,
                     "returned": b.get("returned_card") if public else None,
