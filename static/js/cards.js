@@ -16,7 +16,6 @@ const RANKS = ['1', '2', '3', '4', '5', '6', '7', '8', '9', '10', 'J', 'N', 'Q',
 const FACE = '#fffdf7';
 // AA (>= 4.5:1) on FACE: cups red, coins ochre, swords blue, batons green, trumps indigo, ink.
 const COLOUR = { C: '#a3261c', R: '#8a5300', S: '#1c4f8a', B: '#1d5c3a', T: '#2e2a6b' };
-const INK = '#2b2622';
 // Captions printed on the 1JJ trumps (French, as on the pack), T1…T21.
 const CAPTIONS = ['Le Bateleur', 'Junon', 'L’Impératrice', 'L’Empereur', 'Jupiter',
   'L’Amoureux', 'Le Chariot', 'La Justice', 'L’Ermite', 'La Roue de Fortune', 'La Force',
@@ -25,6 +24,9 @@ const CAPTIONS = ['Le Bateleur', 'Junon', 'L’Impératrice', 'L’Empereur', 'J
 // English fallback names, used only when opts.names has no entry for the card.
 const EN_SUIT = { C: 'cups', R: 'coins', S: 'swords', B: 'batons' };
 const EN_COURT = { K: 'king', Q: 'queen', N: 'cavalier', J: 'jack' };
+// Every symbol of the sprite this module uses (tests/site/test_cards.py reads these literals).
+const SUIT_SIGN = { C: '#suit-C', R: '#suit-R', S: '#suit-S', B: '#suit-B' };
+const COURT_SIGN = { K: '#court-K', Q: '#court-Q', N: '#court-N', J: '#court-J' };
 
 /** The 78 card ids in canonical order: C1…C10 CJ CN CQ CK, R…, S…, B…, T1…T21, NARR. */
 export const CARD_IDS = Object.freeze([
@@ -82,8 +84,8 @@ function el(parent, tag, attrs) {
   return node;
 }
 
-function use(parent, href, symbol, x, y, w, h, extra = {}) {
-  return el(parent, 'use', { href: `${href}#${symbol}`, x, y, width: w, height: h, ...extra });
+function use(parent, href, ref, x, y, w, h, extra = {}) {
+  return el(parent, 'use', { href: href + ref, x, y, width: w, height: h, ...extra });
 }
 
 // Rough advance widths (em) of a bold system sans, to squeeze text that would not fit.
@@ -137,34 +139,34 @@ function drawSuitCard(svg, href, suit, rank) {
   const colour = COLOUR[suit];
   corners(svg, (g) => {
     text(g, rank, 11.5, 23, 21, colour, rank === '10' ? 19 : 0);
-    use(g, href, `suit-${suit}`, 3.5, 27, 16, 16);
+    use(g, href, SUIT_SIGN[suit], 3.5, 27, 16, 16);
   });
   if (EN_COURT[rank]) {
     el(svg, 'rect', { x: 24, y: 12, width: 52, height: 126, rx: 4, fill: 'none',
       stroke: colour, 'stroke-width': 1.5 });
-    use(svg, href, `court-${rank}`, 26, 24, 48, 48, { color: colour });
-    use(svg, href, `suit-${suit}`, 32, 84, 36, 36);
+    use(svg, href, COURT_SIGN[rank], 26, 24, 48, 48, { color: colour });
+    use(svg, href, SUIT_SIGN[suit], 32, 84, 36, 36);
   } else if (rank === '1') {
-    use(svg, href, `suit-${suit}`, 25, 50, 50, 50);
+    use(svg, href, SUIT_SIGN[suit], 25, 50, 50, 50);
   } else {
     const size = +rank >= 9 ? 16 : 18;
     for (const [x, y] of PIPS[rank]) {
-      use(svg, href, `suit-${suit}`, x - size / 2, y - size / 2, size, size);
+      use(svg, href, SUIT_SIGN[suit], x - size / 2, y - size / 2, size, size);
     }
   }
 }
 
 function drawTrump(svg, href, n) {
   const colour = COLOUR.T;
-  use(svg, href, 'trump', 0, 0, 100, 150);
+  use(svg, href, '#trump', 0, 0, 100, 150);
   text(svg, String(n), 19.5, 26.5, n > 9 ? 16 : 18, FACE, n > 9 ? 19 : 0);
   text(svg, romanNumeral(n), 62, 31, 22, colour, 58, 800);
   text(svg, CAPTIONS[n - 1], 50, 134, 10.5, colour, 84, 600);
 }
 
 function drawNarr(svg, href) {
-  corners(svg, (g) => use(g, href, 'narr', 3, 4, 19, 19));
-  use(svg, href, 'narr', 17, 42, 66, 66);
+  corners(svg, (g) => use(g, href, '#narr', 3, 4, 19, 19));
+  use(svg, href, '#narr', 14, 38, 72, 72);
 }
 
 function spriteHref(url) {
@@ -233,6 +235,6 @@ export function renderCard(id, opts = {}) {
  *  opts.label defaults to 'face-down card' — pass a localised one. */
 export function renderBack(opts = {}) {
   const svg = newSvg();
-  use(svg, spriteHref(opts.spriteUrl), 'back', 0, 0, 100, 150);
+  use(svg, spriteHref(opts.spriteUrl), '#back', 0, 0, 100, 150);
   return shell(opts, opts.label || 'face-down card', svg, 'card--back');
 }
