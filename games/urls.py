@@ -8,6 +8,7 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("faq/", views.faq, name="faq"),
     path("rooms/join/", views.join, name="join"),
+    path("rooms/new/", views.create_room, name="create_room"),
     path("rooms/<str:code>/", views.room, name="room"),
     path("matches/", views_history.match_list, name="matches"),
     path("matches/<int:pk>/", views_history.match_detail, name="match"),

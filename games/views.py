@@ -3,15 +3,36 @@ invite-code form. The live table itself is served over the websocket (games.rout
 
 from __future__ import annotations
 
+import json
+
+from django.conf import settings
 from django.contrib import messages
+from django.contrib.auth.decorators import login_required
 from django.db.models import Count, Prefetch
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.templatetags.static import static
+from django.urls import reverse
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_GET, require_http_methods
 
+from . import services
+from .forms import CreateRoomForm, HouseRulesForm
 from .models import Announcement, FAQEntry, Match, MatchStatus, Room, Seat, Team
 from .options_display import house_rules
+from .table_strings import ui_strings
+
+try:
+    from .card_names import card_names
+except ImportError:  # pragma: no cover - until games/card_names.py lands; cards.js then
+    # names the cards in English.
+    def card_names() -> dict[str, str]:
+        return {}
+
+# The live table's ES modules: an import map points each one at its hashed static URL, so the
+# modules' own relative imports ("./net.js") are cached forever like every other static file.
+TABLE_MODULES = ("cards.js", "table.js", "net.js", "render.js", "dom.js")
 
 OPEN_TABLES_SHOWN = 20
 ANNOUNCEMENTS_SHOWN = 3
@@ -53,10 +74,31 @@ def room(request: HttpRequest, code: str) -> HttpResponse:
         .select_related("player_0", "player_1", "player_2", "player_3")
         .first()
     )
+    user = request.user
+    me = ({"id": user.pk, "name": user.public_name} if user.is_authenticated else None)
+    config = {
+        "code": room.code,
+        "ws": f"/ws/rooms/{room.code}/",
+        "me": me,
+        "sprite": static("cards/cards.svg"),
+        "login": f"{reverse('accounts:login')}?next={room.get_absolute_url()}",
+        "home": reverse("games:home"),
+        "invite": request.build_absolute_uri(room.get_absolute_url()),
+    }
+    import_map = json.dumps({"imports": {f"{settings.STATIC_URL}js/{name}": static(f"js/{name}")
+                                         for name in TABLE_MODULES}})
+    # Static URLs hold no markup; escape anyway so the JSON can never close its <script>.
+    import_map = mark_safe(import_map.replace("<", "\\u003c"))  # noqa: S308
     return render(
         request,
         "games/room.html",
         {
+            "table_config": config,
+            "ui_strings": ui_strings(),
+            "card_names": card_names(),
+            "import_map": import_map,
+            "table_js": static("js/table.js"),
+            "rules_form": HouseRulesForm(initial=room.rules.to_json(), auto_id="rule_%s"),
             "room": room,
             "teams": [
                 (Team.A.label, [s for s in seats if s.team == Team.A]),
@@ -83,3 +125,23 @@ def join(request: HttpRequest) -> HttpResponse:
         messages.error(request, _("This room has been closed."))
         return redirect("games:home")
     return redirect(found)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def create_room(request: HttpRequest) -> HttpResponse:
+    """The house-rules form; a valid POST opens the room and seats its owner."""
+    form = CreateRoomForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            room = services.create_room(
+                request.user, form.options(), name=data["name"],
+                visibility=data["visibility"], allow_spectators=data["allow_spectators"],
+                take_seat=data["team"])
+        except services.ServiceError:
+            form.add_error(None, _("These house rules are not valid: check the values and "
+                                   "try again."))
+        else:
+            return redirect(room)
+    return render(request, "games/create_room.html", {"form": form})

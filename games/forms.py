@@ -1,0 +1,123 @@
+"""Forms of the room pages: the house rules (RULES.md §14) and a new room around them.
+
+`HouseRulesForm` has one field per room option, each with its standard value and one sentence
+that explains it; the live room page reuses it (rendered once, filled by the script) for the
+owner's house-rule editor between matches.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
+
+from games.engine.options import Options
+from games.models import Team, Visibility
+from games.options_display import LABELS, describe
+
+# One sentence per option: what it changes at the table.
+EXPLANATIONS = {
+    "reveal_seconds": _("How long the four reveal cards stay face up after the final deal "
+                        "(2 to 30 seconds)."),
+    "reveal_persist": _("If on, the reveal cards stay visible to everyone for the whole deal."),
+    "scart_forbidden": _("Which cards the dealer may not discard into the Scart."),
+    "buob_caller": _("Who may call BUOB when a king lies in the trick."),
+    "regame_by": _("Who may start the next deal once a deal has been scored."),
+    "match_deals": _("How many deals make one match; with “unlimited” the room owner ends "
+                     "the match."),
+    "bock": _("If on, some deals start a Bock round: the next four deals count double."),
+    "bock_triggers": _("Which deals start a Bock round (only when Bock rounds are on)."),
+    "turn_seconds": _("Seconds a player has to act before the server plays for them "
+                      "(0 = no turn timer, else 15 to 120)."),
+}
+
+
+def _standard(key: str) -> str:
+    return describe(key, Options().to_json()[key])
+
+
+class _StandardHelp:
+    """Help text evaluated in the active language when the form renders."""
+
+    def __init__(self, key: str) -> None:
+        self.key = key
+
+    def __str__(self) -> str:
+        return f"{EXPLANATIONS[self.key]} {_('Standard:')} {_standard(self.key)}."
+
+
+def _choices(key: str, values: tuple[Any, ...]) -> list[tuple[Any, Any]]:
+    class _Label:
+        def __init__(self, value: Any) -> None:
+            self.value = value
+
+        def __str__(self) -> str:
+            return describe(key, self.value)
+
+    return [(v, _Label(v)) for v in values]
+
+
+class HouseRulesForm(forms.Form):
+    reveal_seconds = forms.IntegerField(min_value=2, max_value=30, initial=5)
+    reveal_persist = forms.BooleanField(required=False, initial=False)
+    scart_forbidden = forms.ChoiceField(
+        choices=_choices("scart_forbidden", ("honours", "none", "honours_and_trumps")),
+        initial="honours", widget=forms.RadioSelect)
+    buob_caller = forms.ChoiceField(choices=_choices("buob_caller", ("any", "king_team")),
+                                    initial="any", widget=forms.RadioSelect)
+    regame_by = forms.ChoiceField(choices=_choices("regame_by", ("any", "owner")),
+                                  initial="any", widget=forms.RadioSelect)
+    match_deals = forms.TypedChoiceField(
+        choices=_choices("match_deals", (4, 8, 12, 16, 0)), coerce=int, initial=4)
+    bock = forms.BooleanField(required=False, initial=False)
+    bock_triggers = forms.MultipleChoiceField(
+        choices=[("tie", _("a 36:36 tie")), ("all_tricks", _("one team takes all 19 tricks"))],
+        initial=["tie", "all_tricks"], required=False, widget=forms.CheckboxSelectMultiple)
+    turn_seconds = forms.IntegerField(min_value=0, max_value=120, initial=0)
+
+    option_keys = tuple(LABELS)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for key in self.option_keys:
+            field = self.fields[key]
+            field.label = LABELS[key]
+            field.help_text = _StandardHelp(key)
+            field.widget.attrs["data-option"] = key
+            if key in ("reveal_seconds", "turn_seconds"):
+                field.widget.attrs["inputmode"] = "numeric"
+        self.fields["turn_seconds"].widget.attrs.update(min=0, max=120)
+
+    def clean_turn_seconds(self) -> int:
+        value = self.cleaned_data["turn_seconds"]
+        if value != 0 and value < 15:
+            raise forms.ValidationError(
+                _("Enter 0 for no turn timer, or a number from 15 to 120."))
+        return value
+
+    def options(self) -> dict[str, Any]:
+        """The cleaned values as the room's options JSON (RULES.md §14)."""
+        data = {key: self.cleaned_data[key] for key in self.option_keys}
+        return Options.from_json(data).to_json()
+
+
+class CreateRoomForm(HouseRulesForm):
+    name = forms.CharField(label=_("Room name"), max_length=60, required=False,
+                           help_text=_("Optional; without a name the room is shown by its "
+                                       "invite code."))
+    visibility = forms.ChoiceField(
+        label=_("Who can find the room"), choices=Visibility.choices, initial="public",
+        widget=forms.RadioSelect,
+        help_text=_("Public rooms are listed on the home page; private ones only open with "
+                    "the invite link."))
+    allow_spectators = forms.BooleanField(
+        label=_("Allow spectators"), required=False, initial=True,
+        help_text=_("Spectators see only what is public: the table, never a hand."))
+    team = forms.ChoiceField(
+        label=pgettext_lazy("create room", "Your team"), choices=Team.choices, initial="A",
+        widget=forms.RadioSelect,
+        help_text=_("You take a seat in this team; the room owner deals first."))
+
+    field_order = ["name", "visibility", "allow_spectators", "team"]

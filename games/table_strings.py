@@ -1,0 +1,162 @@
+"""Every sentence the live table's script shows, translated on the server.
+
+The room page hands `ui_strings()` to the script with `json_script`, so the browser needs no
+JavaScript gettext catalog: the strings go through the normal django.po catalogs. Placeholders
+use Python's `%(name)s` form; the script fills them in.
+"""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
+
+from games.error_messages import message_for
+
+
+def ui_strings() -> dict[str, str]:
+    s = {
+        # Connection
+        "connecting": _("Connecting to the table…"),
+        "offline": _("Connection lost. Reconnecting…"),
+        "reconnect_in": _("Connection lost. Trying again in %(seconds)s s…"),
+        "back_online": _("Connected again."),
+        "closed_4401": _("Please sign in to join a table."),
+        "closed_4403": _("The room owner does not allow spectators at this table."),
+        "closed_4404": _("There is no room with this invite code."),
+        "closed_4429": _("Too many messages: reload the page to continue."),
+        "sign_in": _("Sign in to take a seat"),
+        # People and seats
+        "team_a": _("Team A"),
+        "team_b": _("Team B"),
+        "you": _("you"),
+        "owner": _("room owner"),
+        "dealer": _("dealer"),
+        "connected": _("connected"),
+        "away": _("away"),
+        "free_seat": _("Free seat"),
+        "take_seat": _("Take this seat"),
+        "leave_seat": _("Leave seat"),
+        "move_to": _("Move to…"),
+        "move_player": _("Move %(name)s to another seat"),
+        "seat_n": _("Seat %(n)s"),
+        "kick": _("Remove from the room"),
+        "make_owner": _("Make room owner"),
+        "spectating": _("You are watching this table as a spectator."),
+        "cards_count": _("%(n)s cards"),
+        "on_turn": _("to play"),
+        # Lobby
+        "lobby_title": _("Lobby"),
+        "lobby_hint": _("Two players per team; partners sit opposite each other. The room "
+                        "owner deals first."),
+        "invite_link": _("Invite link"),
+        "copy": _("Copy"),
+        "copied": _("Link copied."),
+        "start_match": _("Start the match"),
+        "need_four": _("The match can start when Team A and Team B have two players each."),
+        "waiting_owner": _("Waiting for the room owner to start the match."),
+        "owner_controls": _("Room owner's controls"),
+        "edit_rules": _("Edit house rules"),
+        "save_rules": _("Save house rules"),
+        "cancel": _("Cancel"),
+        "public": _("Public"),
+        "private": _("Private (invite code only)"),
+        "visibility": _("Visibility"),
+        "spectators_allowed": _("Allow spectators"),
+        "close_room": _("Close the room"),
+        "confirm_close": _("Close this room for everyone? A running match is abandoned."),
+        "confirm_kick": _("Remove %(name)s from the room?"),
+        "room_closed": _("This room is closed: open a new table from the home page."),
+        # Table
+        "deal_n": _("Deal %(n)s"),
+        "deal_n_of": _("Deal %(n)s of %(total)s"),
+        "match_total": _("Match total"),
+        "tricks": _("Tricks"),
+        "bock": _("Bock"),
+        "bock_left": _("Bock: %(n)s deals left"),
+        "bock_deal": _("Bock deal: points count double"),
+        "phase_DEALING": _("Dealing"),
+        "phase_REVEAL": _("Reveal"),
+        "phase_SCART": _("Scart"),
+        "phase_PLAY": _("Play"),
+        "phase_ROUND_OVER": _("Scoring"),
+        "phase_MATCH_OVER": _("Match over"),
+        "deal_pass": _("Deal the next pass"),
+        "deal_pass_n": _("Deal pass %(n)s of 3"),
+        "wait_deal": _("%(name)s is dealing."),
+        "your_deal": _("You are the dealer: deal the next pass."),
+        "reveal_title": _("Reveal cards"),
+        "reveal_countdown": _("The reveal window closes in %(seconds)s s."),
+        "scart_title": _("Choose two cards for the Scart"),
+        "scart_hint": _("You are the dealer: choose exactly two cards to discard."),
+        "scart_selected": _("%(n)s of 2 chosen"),
+        "scart_confirm": _("Discard these two cards"),
+        "wait_scart": _("%(name)s is choosing the Scart."),
+        "scart_pile": _("Scart: 2 cards"),
+        "your_turn": _("Your turn: play a card."),
+        "turn_of": _("%(name)s to play."),
+        "trick_n": _("Trick %(n)s of 19"),
+        "last_trick": _("Last trick"),
+        "won_by": _("won by %(name)s"),
+        "trick_won_by": _("%(name)s won the trick."),
+        "played": _("%(name)s played %(card)s."),
+        "led_suit": _("Suit led: %(suit)s"),
+        "your_hand": _("Your hand"),
+        "hand_help": _("Use the arrow keys to move through your hand and Enter or Space to "
+                       "play the card."),
+        "buob": _("BUOB"),
+        "buob_on": _("BUOB on %(suit)s"),
+        "buob_choose": _("Which king's jack do you call?"),
+        "buob_with_card": _("Call BUOB with this card"),
+        "buob_called": _("%(caller)s called BUOB on %(suit)s: %(target)s (%(mode)s)."),
+        "mode_FORCED": _("forced jack play"),
+        "mode_DEFERRED": _("deferred exchange"),
+        "mode_SELF": _("self-BUOB"),
+        "buob_forced_you": _("BUOB was called on you: you must play the called jack."),
+        "narr_debt": _("Narr debt"),
+        "narr_pending": _("Narr debt: %(debtor)s owes %(creditor)s a card."),
+        "narr_settled": _("Narr debt paid: %(debtor)s → %(creditor)s."),
+        # Scoring
+        "score_title": _("Deal %(n)s: scoring"),
+        "score_team": _("Team"),
+        "score_tricks": _("Tricks won"),
+        "score_cards": _("Won cards"),
+        "score_points": _("Card points"),
+        "score_multiplier": _("Bock multiplier"),
+        "score_added": _("Added to the match"),
+        "score_total": _("Match total"),
+        "score_win": _("%(team)s wins the deal %(a)s:%(b)s."),
+        "score_tie": _("A 36:36 tie."),
+        "bock_triggered": _("This deal starts a Bock round: the next four deals count "
+                            "double."),
+        "show_piles": _("Show the won cards"),
+        "scart_was": _("The Scart was"),
+        "regame": _("Regame: deal the next round"),
+        "regame_owner_only": _("In this room only the room owner starts the next deal."),
+        "end_match": _("End the match"),
+        "match_over": _("Match over"),
+        "match_winner": _("%(team)s wins the match!"),
+        "match_draw": _("The match is a draw."),
+        "new_match": _("New match"),
+        "wait_new_match": _("The room owner can start a new match."),
+        # Help and misc.
+        "help": _("Help"),
+        "help_title": _("Keyboard shortcuts"),
+        "key_arrows": _("move through your hand"),
+        "key_enter": _("play or choose the focused card"),
+        "key_b": _("call BUOB"),
+        "key_l": _("show the last trick"),
+        "key_d": _("deal the next pass (dealer)"),
+        "key_help": _("show this help"),
+        "key_esc": _("close a window"),
+        "close": _("Close"),
+        "seconds_left": _("%(seconds)s s"),
+    }
+    for code in ("MUST_FOLLOW_SUIT", "MUST_PLAY_TRUMP", "NOT_YOUR_TURN",
+                 "SCART_FORBIDDEN_CARD", "BUOB_FORCED_JACK", "NOT_DEALER"):
+        s["err_" + code] = message_for(code)
+    s["suit_C"] = _("cups")
+    s["suit_R"] = _("coins")
+    s["suit_S"] = _("swords")
+    s["suit_B"] = _("batons")
+    s["suit_T"] = _("trumps")
+    return s

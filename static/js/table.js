@@ -1,0 +1,267 @@
+// Troccas Online — the live room page: lobby and table in one page, fed by the websocket
+// /ws/rooms/<code>/. The server's `state` message is the whole truth; this file keeps the
+// newest version, sends commands with a fresh action_id and the version they were made on,
+// and measures how long applying a state takes (window.__troccasMetrics).
+
+import { fmt, h, uuid } from "./dom.js";
+import { Connection } from "./net.js";
+import { Table } from "./render.js";
+
+const read = (id) => JSON.parse(document.getElementById(id).textContent);
+const cfg = read("table-config");
+const S = read("table-strings");
+const names = read("card-names");
+const root = document.getElementById("table-app");
+const live = document.getElementById("live");
+const liveAlert = document.getElementById("live-alert");
+const toasts = document.getElementById("toasts");
+
+const metrics = {
+  lastApplyMs: 0, maxApplyMs: 0, applied: 0, totalApplyMs: 0, ignoredStale: 0, syncs: 0,
+  reconnects: 0, version: -1, recent: [],
+  /** Median and 95th percentile of the last 200 applies (ms). */
+  summary() {
+    const xs = [...this.recent].sort((a, b) => a - b);
+    const at = (q) => (xs.length ? xs[Math.min(xs.length - 1, Math.floor(q * xs.length))] : 0);
+    return { last: this.lastApplyMs, max: this.maxApplyMs, median: at(0.5), p95: at(0.95),
+      mean: this.applied ? this.totalApplyMs / this.applied : 0, applied: this.applied };
+  },
+  bench: null,
+};
+window.__troccasMetrics = metrics;
+document.documentElement.classList.add("js");
+for (const el of document.querySelectorAll(".js-only")) el.hidden = false;
+
+// --- announcements and toasts --------------------------------------------------------------
+
+let liveQueue = [];
+let liveTimer = null;
+function announce(text) {
+  if (!text) return;
+  liveQueue.push(text);
+  clearTimeout(liveTimer);
+  liveTimer = setTimeout(() => {
+    live.textContent = liveQueue.slice(-3).join(" ");
+    liveQueue = [];
+  }, 120);
+}
+
+function toast(text, kind = "error") {
+  if (!text) return;
+  const el = h(`div.toast.toast-${kind}`, null, text);
+  toasts.append(el);
+  while (toasts.children.length > 3) toasts.firstElementChild.remove();
+  if (kind === "error") liveAlert.textContent = text;
+  else announce(text);
+  setTimeout(() => el.classList.add("leaving"), 5200);
+  setTimeout(() => el.remove(), 5600);
+}
+
+// --- invite link -----------------------------------------------------------------------------
+
+const copyBtn = document.getElementById("copy-invite");
+const inviteInput = document.getElementById("invite-link");
+if (copyBtn && inviteInput) {
+  copyBtn.hidden = false;
+  copyBtn.addEventListener("click", async () => {
+    try {
+      await navigator.clipboard.writeText(inviteInput.value);
+    } catch {
+      inviteInput.select();
+      document.execCommand("copy");
+    }
+    toast(S.copied, "info");
+  });
+  inviteInput.addEventListener("focus", () => inviteInput.select());
+}
+
+// --- not signed in -------------------------------------------------------------------------
+
+if (!cfg.me) {
+  root.removeAttribute("aria-busy");
+  root.dataset.state = "anonymous";
+  root.replaceChildren(h("p.notice", null, h("a.button", { href: cfg.login }, S.sign_in)));
+} else {
+  start();
+}
+
+function start() {
+  let version = -1;
+  let pendingEvents = null;
+  const pending = new Map(); // action_id → callback when answered
+
+  const table = new Table(root, { cfg, S, names, command, toast, announce, editRules });
+  table.setBanner(S.connecting);
+
+  // Re-apply the current view `n` times from scratch (every region rebuilt): the worst case
+  // of a state message, measured without the network. For tests and curious developers.
+  metrics.bench = (n = 30) => {
+    const times = [];
+    for (let i = 0; i < n && table.view; i++) {
+      table.invalidate();
+      const t0 = performance.now();
+      table.apply(table.view, null);
+      times.push(performance.now() - t0);
+    }
+    times.sort((a, b) => a - b);
+    return { runs: times.length, median: times[Math.floor(times.length / 2)] || 0,
+      max: times[times.length - 1] || 0 };
+  };
+
+  const conn = new Connection(cfg.ws, {
+    onOpen(again) {
+      table.setBanner("");
+      if (again) {
+        metrics.reconnects += 1;
+        toast(S.back_online, "info");
+        // The server sends our view on connect; ask again in case that frame was missed.
+        sync();
+      }
+    },
+    onOffline(delay) {
+      table.setBanner(fmt(S.reconnect_in, { seconds: Math.max(1, Math.round(delay / 1000)) }));
+      root.dataset.state = "offline";
+    },
+    onFatal(code) {
+      table.setBanner(S[`closed_${code}`] || S.offline);
+      root.dataset.state = "closed";
+    },
+    onMessage,
+  });
+  conn.connect();
+
+  function sync() {
+    metrics.syncs += 1;
+    conn.send({ type: "sync" });
+  }
+
+  function onMessage(msg) {
+    switch (msg.type) {
+      case "state":
+        applyState(msg);
+        break;
+      case "event":
+        if (version >= 0 && msg.version > version + 1) {
+          // A gap: some update never reached us. Ask for our whole view again.
+          pendingEvents = null;
+          sync();
+        } else if (msg.version > version) {
+          pendingEvents = { version: msg.version, events: msg.events };
+        }
+        break;
+      case "presence":
+        applyPresence(msg.connected || []);
+        break;
+      case "error":
+        toast(msg.message || msg.code);
+        answered(msg.action_id);
+        break;
+      case "ack":
+        answered(msg.action_id);
+        break;
+      default:
+        break; // pong and anything new
+    }
+  }
+
+  function answered(actionId) {
+    if (!actionId || !pending.has(actionId)) return;
+    const done = pending.get(actionId);
+    pending.delete(actionId);
+    if (done) done();
+  }
+
+  function applyState(msg) {
+    if (msg.version < version) {
+      metrics.ignoredStale += 1;
+      return;
+    }
+    const t0 = performance.now();
+    const events = pendingEvents && pendingEvents.version === msg.version ? pendingEvents.events : null;
+    pendingEvents = null;
+    version = msg.version;
+    table.apply(msg.view, events);
+    const dt = performance.now() - t0;
+    metrics.lastApplyMs = dt;
+    metrics.maxApplyMs = Math.max(metrics.maxApplyMs, dt);
+    metrics.applied += 1;
+    metrics.totalApplyMs += dt;
+    metrics.recent.push(dt);
+    if (metrics.recent.length > 200) metrics.recent.shift();
+    metrics.version = version;
+    root.dataset.version = String(version);
+  }
+
+  function applyPresence(connected) {
+    const v = table.view;
+    if (!v) return;
+    const ids = new Set(connected);
+    const seats = v.seats.map((s) => ({ ...s, connected: ids.has(s.player.id) }));
+    table.apply({ ...v, seats }, null);
+  }
+
+  function command(type, fields = {}, done = null) {
+    const actionId = uuid();
+    const message = { type, action_id: actionId, expected_version: version, ...fields };
+    if (!conn.send(message)) {
+      toast(S.offline);
+      if (done) done();
+      return;
+    }
+    pending.set(actionId, done);
+  }
+
+  // --- the owner's house-rule editor (the server-rendered form, filled from the view) --------
+
+  const dialog = document.getElementById("rules-dialog");
+  const form = document.getElementById("rules-form");
+  function editRules(options) {
+    for (const [key, value] of Object.entries(options)) {
+      for (const input of form.querySelectorAll(`[name="${key}"]`)) {
+        if (input.type === "checkbox" && Array.isArray(value)) input.checked = value.includes(input.value);
+        else if (input.type === "checkbox") input.checked = !!value;
+        else if (input.type === "radio") input.checked = input.value === String(value);
+        else input.value = String(value);
+      }
+    }
+    dialog.returnValue = "";
+    dialog.showModal();
+  }
+  dialog.addEventListener("close", () => {
+    if (dialog.returnValue !== "save" || !table.view) return;
+    const current = table.view.room.options;
+    const out = {};
+    for (const [key, value] of Object.entries(current)) {
+      const inputs = [...form.querySelectorAll(`[name="${key}"]`)];
+      if (!inputs.length) continue;
+      if (Array.isArray(value)) out[key] = inputs.filter((i) => i.checked).map((i) => i.value);
+      else if (typeof value === "boolean") out[key] = inputs[0].checked;
+      else if (inputs[0].type === "radio") {
+        const hit = inputs.find((i) => i.checked);
+        out[key] = hit ? hit.value : value;
+      } else if (typeof value === "number") out[key] = Number(inputs[0].value);
+      else out[key] = inputs[0].value;
+    }
+    command("set_options", { options: out });
+  });
+
+  // --- keyboard shortcuts ----------------------------------------------------------------------
+
+  document.addEventListener("keydown", (e) => {
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
+    const tag = (e.target.tagName || "").toLowerCase();
+    if (["input", "select", "textarea"].includes(tag) || dialog.open) return;
+    const key = e.key.toLowerCase();
+    if (key === "b") table.pressBuob();
+    else if (key === "l" && table.view && table.view.last_trick) table.toggleLast();
+    else if (key === "d") table.pressDeal();
+    else if (key === "?") document.getElementById("help-pop").togglePopover();
+    else if (key === "escape" && table.showLast) table.toggleLast(false);
+    else return;
+    e.preventDefault();
+  });
+
+  window.addEventListener("resize", () => {
+    if (table.view) { table.hand.__key = null; table.renderHand(); }
+  });
+}

@@ -1,0 +1,300 @@
+"""The table in a real browser (issue #5): four players sign up, open and join a room, and play
+a whole deal through the page; a phone plays its tricks; an illegal click is explained in the
+player's language; a reload mid-trick restores the table; Regame starts the next deal.
+
+Screenshots of every phase go to artifacts/screenshots/, and the page's weight and the time
+it takes to apply a `state` message go to artifacts/metrics.json (sizes are asserted, times
+only reported)."""
+
+from __future__ import annotations
+
+import json
+import re
+import secrets
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.utils import translation
+
+from games.error_messages import message_for
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
+
+PASSWORD = "table-talk-4711"
+BUDGET_BYTES = 300 * 1024
+# Who sits where: the owner (team A) deals first; the others join by the invite link.
+PLAYERS = [("owner", "en", "A"), ("anna", "de", "B"), ("benedetg", "fr", "A"),
+           ("curdin", "rm", "B")]
+APP = "#table-app"
+
+
+def version(page: Any) -> int:
+    return int(page.locator(APP).get_attribute("data-version") or -1)
+
+
+def wait_version(page: Any, at_least: int) -> None:
+    page.wait_for_function(
+        f"Number(document.querySelector('{APP}').dataset.version || -1) >= {at_least}")
+
+
+def act(page: Any, click: Any) -> int:
+    """Click, then wait until the page shows a newer table version; return it."""
+    before = version(page)
+    click()
+    wait_version(page, before + 1)
+    return version(page)
+
+
+def click_card(card: Any) -> None:
+    """Click a card of the hand on its visible left edge (the cards overlap on small screens).
+
+    `force`: an aria-disabled card is still clickable for a person (it explains itself)."""
+    card.click(position={"x": 6, "y": 36}, force=True)
+
+
+def phase(page: Any) -> str:
+    return page.locator(APP).get_attribute("data-phase") or ""
+
+
+def sign_up(context: Any, base: str, name: str, language: str) -> Any:
+    page = context.new_page()
+    page.goto(f"{base}/en/accounts/signup/")
+    username = f"{name}{secrets.token_hex(3)}"
+    page.fill("#id_username", username)
+    page.fill("#id_display_name", name.capitalize())
+    page.select_option("#id_preferred_language", language)
+    page.fill("#id_password1", PASSWORD)
+    page.fill("#id_password2", PASSWORD)
+    page.click("main form [type=submit]")
+    try:
+        page.wait_for_url(re.compile(rf"/{language}/$"), timeout=10000)
+    except Exception:
+        page.screenshot(path="/tmp/signup-fail.png", full_page=True)
+        raise
+    return page
+
+
+def shot(page: Any, artifacts: Path, name: str) -> None:
+    page.screenshot(path=str(artifacts / "screenshots" / f"{name}.png"), full_page=True)
+
+
+def static_weight(page: Any) -> dict[str, Any]:
+    """JS, CSS and SVG the page loaded, as the Performance API reports them."""
+    entries = page.evaluate("""() => performance.getEntriesByType('resource')
+        .filter(e => /\\.(js|css|svg)(\\?|$)/.test(new URL(e.name).pathname))
+        .map(e => ({name: new URL(e.name).pathname, transfer: e.transferSize,
+                    encoded: e.encodedBodySize, decoded: e.decodedBodySize}))""")
+    # A resource served from the cache transfers 0 bytes; count its encoded size instead, so
+    # the figure is the weight of a first visit.
+    wire = sum(max(e["transfer"], e["encoded"]) for e in entries)
+    return {"files": entries, "wire_bytes": wire,
+            "decoded_bytes": sum(e["decoded"] for e in entries)}
+
+
+def test_four_players_play_a_deal_in_the_browser(browser: Any, site_server: str,
+                                                 artifacts: Path) -> None:
+    base = site_server
+    contexts = []
+    pages = []
+    for name, language, _team in PLAYERS:
+        # The fourth player is on a phone.
+        viewport = {"width": 360, "height": 740} if name == "curdin" else {
+            "width": 1280, "height": 860}
+        context = browser.new_context(viewport=viewport, locale=language,
+                                      device_scale_factor=1, has_touch=name == "curdin")
+        contexts.append(context)
+        pages.append(sign_up(context, base, name, language))
+    owner = pages[0]
+    errors: list[str] = []
+    for page in pages:
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+
+    # The owner opens a room with a two-second reveal window.
+    owner.goto(f"{base}/en/")
+    owner.click("a.button[href$='/rooms/new/']")
+    owner.fill("#id_name", "Stiva da Troccas")
+    owner.fill("#id_reveal_seconds", "2")
+    shot(owner, artifacts, "01-create-room")
+    owner.click(".room-form [type=submit]")
+    owner.wait_for_url(re.compile(r"/rooms/[a-z0-9]+/$"))
+    owner.wait_for_selector(f"{APP}[data-state=live]")
+    invite = owner.input_value("#invite-link")
+
+    # The others follow the invite link and take their seats.
+    for page, (_name, language, team) in zip(pages[1:], PLAYERS[1:], strict=True):
+        page.goto(invite)
+        page.wait_for_url(re.compile(rf"/{language}/rooms/"))
+        page.wait_for_selector(f"{APP}[data-state=live] .lobby")
+        act(page, lambda p=page, t=team: p.click(
+            f".team-col.team-{t.lower()} [data-action=take-seat] >> nth=0"))
+    start = owner.locator("[data-action=start]")
+    start.wait_for()
+    owner.wait_for_function("!document.querySelector('[data-action=start]').disabled")
+    shot(owner, artifacts, "02-lobby")
+    shot(pages[3], artifacts, "02-lobby-phone")
+
+    # The owner starts; the owner's seat deals three passes.
+    latest = act(owner, start.click)
+    for page in pages:
+        wait_version(page, latest)
+    assert phase(owner) == "DEALING"
+    shot(owner, artifacts, "03-dealing")
+    for _ in range(3):
+        latest = act(owner, lambda: owner.click("[data-action=deal]"))
+    for page in pages:
+        page.wait_for_function(
+            f"['REVEAL','SCART'].includes(document.querySelector('{APP}').dataset.phase)")
+    if phase(owner) == "REVEAL":
+        shot(owner, artifacts, "04-reveal")
+        shot(pages[3], artifacts, "04-reveal-phone")
+    # The reveal window closes by itself.
+    for page in pages:
+        page.wait_for_function(f"document.querySelector('{APP}').dataset.phase === 'SCART'",
+                               timeout=15000)
+
+    # The dealer discards two allowed cards; forbidden ones say why.
+    forbidden = owner.locator(".hand .card[aria-disabled=true]")
+    if forbidden.count():
+        assert forbidden.first.get_attribute("data-reason")
+    allowed = owner.locator(".hand button.card:not([aria-disabled=true])")
+    click_card(allowed.nth(0))
+    click_card(allowed.nth(1))
+    assert owner.locator(".hand .card.selected").count() == 2
+    shot(owner, artifacts, "05-scart")
+    latest = act(owner, lambda: owner.click("[data-action=scart]"))
+
+    # Play until the score sheet shows.
+    illegal_checked = reload_checked = buob_shot = last_trick_shot = False
+    phone_played = 0
+    plays = 0
+    while True:
+        for page in pages:
+            wait_version(page, latest)
+        if phase(owner) in ("ROUND_OVER", "MATCH_OVER"):
+            break
+        assert phase(owner) == "PLAY", phase(owner)
+        # Anyone may see a BUOB button while a king is on the table: call it.
+        for page in pages:
+            buob = page.locator("[data-action=buob]")
+            if buob.count():
+                if not buob_shot:
+                    shot(page, artifacts, "07-buob-button")
+                buob.click()
+                suit = page.locator(".buob-menu [data-suit]")
+                if suit.count():
+                    suit.first.click()
+                page.wait_for_timeout(400)
+                latest = max(latest, version(page))
+                if not buob_shot and page.locator(".buob-call").count():
+                    shot(page, artifacts, "07-buob-called")
+                    buob_shot = True
+                break
+        for page in pages:
+            wait_version(page, latest)
+        on_turn = [p for p in pages if p.locator(APP).get_attribute("data-myturn") == "1"]
+        assert len(on_turn) == 1
+        page = on_turn[0]
+        language = PLAYERS[pages.index(page)][1]
+        on_table = page.locator(".trick .slot-card").count()
+
+        if not reload_checked and on_table == 2:
+            # Reload a waiting player's page mid-trick: the same table comes back.
+            other = next(p for p in pages if p is not page and p is not owner)
+            before_trick = other.locator(".trick .card").evaluate_all(
+                "els => els.map(e => e.dataset.card)")
+            before_hand = other.locator(".hand .card").evaluate_all(
+                "els => els.map(e => e.dataset.card)")
+            other.reload()
+            other.wait_for_selector(f"{APP}[data-state=live]")
+            wait_version(other, latest)
+            assert other.locator(".trick .card").evaluate_all(
+                "els => els.map(e => e.dataset.card)") == before_trick
+            assert other.locator(".hand .card").evaluate_all(
+                "els => els.map(e => e.dataset.card)") == before_hand
+            shot(other, artifacts, "08-after-reload")
+            reload_checked = True
+
+        illegal = page.locator(".hand button.card[aria-disabled=true]")
+        if not illegal_checked and on_table >= 1 and illegal.count():
+            # An illegal click: the rule, in the player's language, from the server.
+            card = illegal.first
+            reason = card.get_attribute("data-reason")
+            click_card(card)
+            toast = page.locator(".toast").last
+            toast.wait_for()
+            text = toast.inner_text()
+            with translation.override(language):
+                expected = {message_for(c) for c in ("MUST_FOLLOW_SUIT", "MUST_PLAY_TRUMP",
+                                                     "BUOB_FORCED_JACK")}
+            assert text in expected, text
+            assert text == reason
+            shot(page, artifacts, "09-illegal-click")
+            assert version(page) == latest
+            illegal_checked = True
+
+        legal = page.locator(".hand button.card:not([aria-disabled=true])")
+        if page is pages[3]:
+            phone_played += 1
+            if phone_played == 2:
+                shot(page, artifacts, "10-play-phone")
+        if plays == 9:
+            shot(owner, artifacts, "06-play")
+        latest = act(page, lambda: click_card(legal.first))
+        plays += 1
+        if not last_trick_shot and plays == 8:
+            for p in pages:
+                wait_version(p, latest)
+            owner.wait_for_timeout(1800)
+            owner.click("[data-action=last-trick]")
+            owner.locator(".last-trick").wait_for()
+            shot(owner, artifacts, "11-last-trick")
+            owner.keyboard.press("Escape")
+            last_trick_shot = True
+        assert plays <= 76
+
+    assert plays == 76
+    assert phone_played >= 19
+    assert illegal_checked and reload_checked
+    for page in pages:
+        page.locator(".overlay .sheet").wait_for()
+    points = owner.locator(".score-sheet tbody tr:nth-child(3) td").all_inner_texts()
+    assert sum(int(p) for p in points) == 72
+    shot(owner, artifacts, "12-score-sheet")
+    shot(pages[3], artifacts, "12-score-sheet-phone")
+
+    # Regame: the next seat deals.
+    latest = act(pages[1], lambda: pages[1].click("[data-action=regame]"))
+    for page in pages:
+        wait_version(page, latest)
+        assert phase(page) == "DEALING"
+        assert page.locator(APP).get_attribute("data-deal") == "2"
+    assert pages[1].locator("[data-action=deal]").count() == 1
+    shot(owner, artifacts, "13-regame")
+
+    # Figures: the weight of a first visit and the time to apply a state.
+    weights = {}
+    for page, (name, _lang, _team) in zip(pages, PLAYERS, strict=True):
+        weights[name] = static_weight(page)
+    apply = {name: page.evaluate("() => window.__troccasMetrics.summary()")
+             for page, (name, _l, _t) in zip(pages, PLAYERS, strict=True)}
+    # The worst case without the network: every region rebuilt from the current view.
+    bench = {name: page.evaluate("() => window.__troccasMetrics.bench(40)")
+             for page, (name, _l, _t) in zip(pages, PLAYERS, strict=True)}
+    metrics = {
+        "first_load_js_css_svg_bytes": weights["owner"]["wire_bytes"],
+        "first_load_js_css_svg_kb": round(weights["owner"]["wire_bytes"] / 1024, 1),
+        "decoded_js_css_svg_kb": round(weights["owner"]["decoded_bytes"] / 1024, 1),
+        "files": weights["owner"]["files"],
+        "apply_state_ms": {name: {k: round(v, 2) for k, v in m.items()}
+                           for name, m in apply.items()},
+        "full_rebuild_ms": {name: {k: round(v, 2) for k, v in m.items()}
+                            for name, m in bench.items()},
+        "plays": plays,
+    }
+    (artifacts / "metrics.json").write_text(json.dumps(metrics, indent=2))
+    print(json.dumps({k: v for k, v in metrics.items() if k != "files"}, indent=2))
+    assert weights["owner"]["wire_bytes"] < BUDGET_BYTES
+    assert not errors, errors
+    for context in contexts:
+        context.close()
