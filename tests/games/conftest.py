@@ -31,3 +31,19 @@ def seeded_decks(monkeypatch: pytest.MonkeyPatch) -> Callable[[int], None]:
 @pytest.fixture
 def spectator(make_user: Callable[..., Any]) -> Any:
     return make_user("spectator")
+
+
+@pytest.fixture(autouse=True)
+def _every_match_replays(request: pytest.FixtureRequest) -> Any:
+    """Issue #7: after every test that played on the database, each match's transcript
+    (games.history, built from the action log) replays through the engine to exactly the
+    stored state — phase, totals, each deal's points and piles (tests/games/matches.py)."""
+    uses_db = request.node.get_closest_marker("django_db") is not None or any(
+        name in request.fixturenames for name in ("db", "transactional_db"))
+    if uses_db:
+        request.getfixturevalue("_django_db_helper")  # torn down after this check
+    yield
+    if uses_db:
+        from tests.games.matches import check_every_match
+
+        check_every_match()
