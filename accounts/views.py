@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.contrib import messages
@@ -141,8 +142,16 @@ class DeleteAccountView(View):
 def set_language(request: HttpRequest) -> HttpResponse:
     """Django's set_language (cookie + redirect to the same page in the new language), and for
     a signed-in player the choice also becomes the profile's language, which the middleware
-    applies on every later request."""
-    response = django_set_language(request)
+    applies on every later request.
+
+    Django translates `next` to the new language only if it can resolve it, and a prefixed
+    path resolves only under its own language: so the page's language is activated first (the
+    switcher's request itself carries the cookie's or the browser's language, not the page's).
+    """
+    next_url = request.POST.get("next") or ""
+    page_language = translation.get_language_from_path(urlsplit(next_url).path)
+    with translation.override(page_language or translation.get_language()):
+        response = django_set_language(request)
     language = request.POST.get("language", "")
     if request.user.is_authenticated and language in dict(settings.LANGUAGES):
         if request.user.preferred_language != language:

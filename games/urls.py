@@ -1,12 +1,14 @@
 from django.urls import path
 
-from . import views, views_history
+from . import rules_views, views, views_history
 
 app_name = "games"
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("faq/", views.faq, name="faq"),
+    path("rules/", rules_views.rules, name="rules"),
+    path("rules/bock/", rules_views.bock, name="rules_bock"),
     path("rooms/join/", views.join, name="join"),
     path("rooms/new/", views.create_room, name="create_room"),
     path("rooms/<str:code>/", views.room, name="room"),

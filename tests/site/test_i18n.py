@@ -102,3 +102,104 @@ def test_django_strings_shown_to_players_are_ours_in_romansh():
     with translation.override("rm"):
         assert translation.gettext("This field is required.") == "Quest champ è obligatoric."
         assert "almain 8 caracters" in MinimumLengthValidator().get_help_text()
+
+
+PLACEHOLDER = re.compile(r"%\((\w+)\)[sd]|%[sd]|\{\w*\}")
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_translations_keep_every_placeholder(language):
+    """A translation that drops or renames %(name)s would crash or mislead at runtime."""
+    po = (ROOT / "locale" / language / "LC_MESSAGES" / "django.po").read_text(encoding="utf-8")
+    wrong = []
+    for msgid, translations, _fuzzy in po_entries(po):
+        if not msgid:
+            continue
+        expected = sorted(set(PLACEHOLDER.findall(msgid)))
+        for text in translations:
+            # A singular form may say "one" instead of its number (Romansh "ina", French "une").
+            if sorted(set(PLACEHOLDER.findall(text))) not in (expected, []):
+                wrong.append((msgid, text))
+    assert wrong == []
+
+
+def django_marked_strings() -> list[tuple[str | None, str]]:
+    """(context, msgid) of every string accounts/django_strings_rm.py marks."""
+    tree = ast.parse((ROOT / "accounts" / "django_strings_rm.py").read_text(encoding="utf-8"))
+    marked = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            args = [a.value for a in node.args if isinstance(a, ast.Constant)]
+            if node.func.id == "pgettext_lazy":
+                marked.append((args[0], args[1]))
+            elif node.func.id in ("gettext_noop", "ngettext_lazy"):
+                marked.append((None, args[0]))
+    return marked
+
+
+# Romansh words that are spelled as in English.
+SAME_IN_ROMANSH = {"Filter", "mar", "oct", "nov", "dec"}
+
+
+def test_django_strings_marked_for_romansh_are_djangos_own_and_translated():
+    """The marks copy Django's msgids exactly (else Django would never look them up), and each
+    has a Romansh translation."""
+    import django
+
+    base = Path(django.__file__).parent
+    django_po = "".join(
+        (base / part / "locale" / "de" / "LC_MESSAGES" / "django.po").read_text(encoding="utf-8")
+        for part in ("conf", "contrib/auth", "contrib/admin")
+    )
+    marked = django_marked_strings()
+    assert len(marked) > 100
+    missing, english = [], []
+    for context, msgid in marked:
+        head = f'msgctxt "{context}"\nmsgid ' if context else "msgid "
+        if head + '"' + msgid.replace('"', '\\"') not in django_po.replace('"\n"', ""):
+            missing.append(msgid)
+        with translation.override("rm"):
+            local = translation.pgettext(context, msgid) if context else translation.gettext(msgid)
+        if local == msgid and msgid not in SAME_IN_ROMANSH:
+            english.append(msgid)
+    assert missing == []
+    assert english == []
+
+
+def test_romansh_dates_and_numbers():
+    import datetime
+
+    from django.template import Context, Template
+    from django.utils import formats
+
+    day = datetime.date(2026, 11, 29)
+    with translation.override("rm"):
+        assert formats.date_format(day) == "29.11.2026"
+        assert formats.date_format(day, "SHORT_DATE_FORMAT") == "29.11.2026"
+        rendered = Template('{{ d|date:"l, j F Y" }} · {{ d|date:"D j M" }}').render(
+            Context({"d": day})
+        )
+        assert rendered == "dumengia, 29 november 2026 · dum 29 Nov"
+        assert Template('{{ d|date:"F" }}').render(
+            Context({"d": datetime.date(2026, 6, 1)})
+        ) == "zercladur"
+        assert formats.number_format(1234567.5, 1, force_grouping=True) == "1\u2019234\u2019567.5"
+        assert formats.get_format("FIRST_DAY_OF_WEEK") == 1
+
+
+def test_romansh_form_and_admin_messages(client):
+    from django import forms
+
+    class Pick(forms.Form):
+        language = forms.ChoiceField(choices=[("rm", "Rumantsch")])
+
+    with translation.override("rm"):
+        form = Pick({"language": "xx"})
+        assert not form.is_valid()
+        assert form.errors["language"] == [
+            "Tschernai ina opziun valida. xx n'è betg ina da las opziuns disponiblas."
+        ]
+    page = client.get("/rm/admin/login/").content.decode()
+    assert '<html lang="rm"' in page
+    for english in ("Log in", "Username", "Password", "Skip to main content"):
+        assert f">{english}" not in page
