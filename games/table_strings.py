@@ -8,7 +8,6 @@ use Python's `%(name)s` form; the script fills them in.
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext
 
 from games.error_messages import message_for
 

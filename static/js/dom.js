@@ -50,8 +50,12 @@ export function patch(slot, key, build) {
   return true;
 }
 
-export const reducedMotion = () =>
-  window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+// Media queries read once and kept live: reading them never forces a layout.
+const motionQuery = window.matchMedia("(prefers-reduced-motion: reduce)");
+export const reducedMotion = () => motionQuery.matches;
+const narrowQuery = window.matchMedia("(max-width: 599px)");
+export const narrowScreen = () => narrowQuery.matches;
+export const onNarrowChange = (fn) => narrowQuery.addEventListener("change", fn);
 
 /** A fresh action id; crypto.randomUUID needs a secure context, so fall back politely. */
 export function uuid() {

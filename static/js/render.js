@@ -2,7 +2,7 @@
 // actions and score sheet. Only what `view` contains is ever drawn (RULES.md §13).
 
 import { renderBack, renderCard } from "./cards.js";
-import { fmt, h, patch, reducedMotion } from "./dom.js";
+import { fmt, h, narrowScreen, onNarrowChange, patch, reducedMotion } from "./dom.js";
 
 const POS = ["bottom", "left", "top", "right"];
 const HOLD_MS = 1200;
@@ -28,7 +28,9 @@ export class Table {
     this.prevTrickCards = new Set();
     this.entering = new Set();
     this.tickTimer = null;
+    this.cardCache = new Map();
     this.build();
+    onNarrowChange(() => { if (this.view && !this.inLobby()) this.renderHand(); });
   }
 
   // --- skeleton ----------------------------------------------------------------------------
@@ -64,8 +66,9 @@ export class Table {
 
   /** Forget what each region shows, so the next render rebuilds all of them. */
   invalidate() {
-    for (const el of [this.lobby, this.bar, this.center, this.actions, this.hand, this.overlay,
+    for (const el of [this.lobby, this.bar, this.center, this.actions, this.overlay,
       ...this.seatEls]) el.__key = undefined;
+    this.hand.replaceChildren();
   }
 
   setBanner(text) {
@@ -111,12 +114,20 @@ export class Table {
   }
 
   card(id, opts = {}) {
-    const el = renderCard(id, { names: this.ctx.names, spriteUrl: this.ctx.cfg.sprite, ...opts });
-    if (opts.disabled && opts.interactive) {
-      // Still focusable and clickable: a click explains why (the server's sentence).
-      el.disabled = false;
+    // Drawing a card builds a small SVG; cloning a drawn one is several times faster, and a
+    // card looks the same every time it is drawn with the same options.
+    const key = `${id}|${opts.interactive ? 1 : 0}|${opts.disabled ? 1 : 0}|${opts.reason || ""}|${opts.label || ""}`;
+    let proto = this.cardCache.get(key);
+    if (!proto) {
+      proto = renderCard(id, { names: this.ctx.names, spriteUrl: this.ctx.cfg.sprite, ...opts });
+      if (opts.disabled && opts.interactive) {
+        // Still focusable and clickable: a click explains why (the server's sentence).
+        proto.disabled = false;
+      }
+      if (this.cardCache.size > 600) this.cardCache.clear();
+      this.cardCache.set(key, proto);
     }
-    return el;
+    return proto.cloneNode(true);
   }
 
   back(extra = {}) {
@@ -409,7 +420,7 @@ export class Table {
     const isMe = v.seat === s;
     const showTimer = turn && v.deadline && v.deadline_kind === "turn";
     const key = JSON.stringify([s, info, v.dealer, turn, v.hand_counts[s], isMe, showTimer,
-      v.seat, v.phase === "SCART" || v.phase === "PLAY" ? v.dealer : null]);
+      v.seat, v.phase, v.scart_count]);
     el.className = `seat pos-${this.pos(s)} team-${t.toLowerCase()}${turn ? " turn" : ""}${isMe ? " me" : ""}`;
     patch(el, key, () => {
       const label = [this.name(s), this.teamName(t), v.dealer === s ? S.dealer : "",
@@ -422,6 +433,8 @@ export class Table {
           h("span.plate-sub", null,
             v.dealer === s ? h("span.chip.chip-dealer", { title: S.dealer }, S.dealer) : null,
             info && info.is_owner ? h("span.chip.chip-owner", { title: S.owner }, "★") : null,
+            v.dealer === s && v.scart_count && v.phase === "PLAY"
+              ? h("span.chip.chip-scart", { title: S.scart_pile }, S.scart_pile) : null,
             !isMe ? h("span.count", null, fmt(S.cards_count, { n: v.hand_counts[s] })) : null,
             turn ? h("span.chip.chip-turn", null, S.on_turn) : null,
             showTimer ? h("span.chip.chip-timer", { "data-countdown": "seconds_left" }) : null)),
@@ -435,8 +448,8 @@ export class Table {
     const S = this.S;
     const trick = this.hold ? this.hold.trick : v.trick;
     const key = JSON.stringify([v.phase, v.reveal, trick, this.hold && this.hold.sweeping,
-      v.buob && v.buob.call, this.showLast && v.last_trick, v.seat, v.dealer, v.hand_counts,
-      v.scart_count]);
+      v.buob && v.buob.call, this.showLast && v.last_trick, v.seat, v.dealer,
+      v.phase === "DEALING" ? v.hand_counts : null]);
     patch(this.center, key, () => {
       const parts = [];
       if (v.phase === "REVEAL" && v.reveal) {
@@ -472,10 +485,6 @@ export class Table {
         parts.push(h("div.center-note.small", null, notes));
         const call = v.buob && v.buob.call;
         if (call && !this.hold) parts.push(h("div.buob-call", { role: "status" }, this.buobText(call)));
-      }
-      if (v.scart_count && ["PLAY"].includes(v.phase)) {
-        parts.push(h(`div.scart-pile.near-${this.pos(v.dealer)}`, { title: S.scart_pile },
-          this.back({ label: S.scart_pile }), h("span", null, S.scart_pile)));
       }
       if (this.showLast && v.last_trick) {
         const t = v.last_trick;
@@ -610,54 +619,74 @@ export class Table {
     const v = this.view;
     const hand = v.hand || [];
     const interactive = (v.phase === "PLAY" || (v.phase === "SCART" && v.actions.scart)) && v.seat !== null;
-    const key = JSON.stringify([hand, v.legal_cards, v.actions.scart_allowed, [...this.selected],
-      v.phase, v.actions.play, interactive, v.trick && v.trick.led, v.buob && v.buob.call]);
-    const changed = patch(this.hand, key, () => {
-      const waiting = v.phase === "PLAY" && !v.actions.play;
-      const rows = window.innerWidth < 600 && hand.length > 10 ? 2 : 1;
-      const per = Math.ceil(hand.length / rows);
-      const out = [];
-      for (let r = 0; r < rows; r++) {
-        const part = hand.slice(r * per, (r + 1) * per);
-        const cols = part.length > 1
-          ? `repeat(${part.length - 1}, minmax(0, var(--card-w))) var(--card-w)` : "var(--card-w)";
-        const row = h("div.hand-row", { style: { "grid-template-columns": cols } },
-          part.map((id) => {
-            const why = interactive ? this.reason(id) : null;
-            const el = this.card(id, { interactive, disabled: !!why && !waiting, reason: why || undefined });
-            if (interactive) {
-              el.tabIndex = -1;
-              if (why && waiting) el.setAttribute("aria-disabled", "true");
-            }
-            if (this.selected.has(id)) {
-              el.classList.add("selected");
-              el.setAttribute("aria-pressed", "true");
-            } else if (v.phase === "SCART" && interactive) {
-              el.setAttribute("aria-pressed", "false");
-            }
-            return el;
-          }));
-        out.push(row);
-      }
-      this.hand.classList.toggle("waiting", waiting);
-      this.hand.classList.toggle("two-rows", rows === 2);
-      return out;
+    const waiting = v.phase === "PLAY" && !v.actions.play;
+    const rows = narrowScreen() && hand.length > 10 ? 2 : 1;
+    const per = Math.ceil(hand.length / rows) || 1;
+    const scart = v.phase === "SCART" && interactive;
+    // Each card with what it looks like now; a card whose look did not change keeps its DOM
+    // node, so a keyboard player's focus stays put and nothing is redrawn for nothing.
+    const want = hand.map((id) => {
+      const why = interactive ? this.reason(id) : null;
+      const sel = this.selected.has(id);
+      return { id, why, sel, ck: `${id}|${interactive}|${why || ""}|${waiting}|${sel}|${scart}` };
     });
-    if (changed) this.restoreFocus();
+    const hadFocus = this.hand.contains(document.activeElement);
+    const build = (d) => {
+      const el = this.card(d.id, { interactive, disabled: !!d.why && !waiting, reason: d.why || undefined });
+      el.__ck = d.ck;
+      if (interactive) {
+        el.tabIndex = -1;
+        if (d.why && waiting) el.setAttribute("aria-disabled", "true");
+      }
+      if (d.sel) {
+        el.classList.add("selected");
+        el.setAttribute("aria-pressed", "true");
+      } else if (scart) {
+        el.setAttribute("aria-pressed", "false");
+      }
+      return el;
+    };
+    if (this.hand.children.length !== rows) {
+      this.hand.replaceChildren(...Array.from({ length: rows }, () => h("div.hand-row")));
+    }
+    [...this.hand.children].forEach((rowEl, r) => {
+      const part = want.slice(r * per, (r + 1) * per);
+      const n = part.length;
+      rowEl.style.gridTemplateColumns = n > 1
+        ? `repeat(${n - 1}, minmax(0, var(--card-w))) var(--card-w)` : "var(--card-w)";
+      const byId = new Map(part.map((d) => [d.id, d]));
+      for (const el of [...rowEl.children]) {
+        const d = byId.get(el.dataset.card);
+        if (!d || d.ck !== el.__ck) el.remove();
+      }
+      let i = 0;
+      for (const d of part) {
+        const cur = rowEl.children[i];
+        if (!cur || cur.dataset.card !== d.id) rowEl.insertBefore(build(d), cur || null);
+        i += 1;
+      }
+      while (rowEl.children.length > n) rowEl.lastElementChild.remove();
+    });
+    this.hand.classList.toggle("waiting", waiting);
+    this.hand.classList.toggle("two-rows", rows === 2);
+    this.restoreFocus(hadFocus && !this.hand.contains(document.activeElement));
   }
 
   handCards() {
     return [...this.hand.querySelectorAll(".card[data-card]")];
   }
 
-  restoreFocus() {
+  restoreFocus(hadFocus) {
     const cards = this.handCards();
     if (!cards.length) return;
+    // The card that had focus, else (it was played) the nearest playable one.
     let target = cards.find((c) => c.dataset.card === this.focusId);
     if (!target) target = cards.find((c) => c.getAttribute("aria-disabled") !== "true") || cards[0];
-    const hadFocus = this.hand.contains(document.activeElement) || document.activeElement === document.body;
-    for (const c of cards) c.tabIndex = c === target ? 0 : -1;
-    if (hadFocus && document.activeElement !== document.body && target.tagName === "BUTTON") target.focus();
+    for (const c of cards) {
+      const t = c === target ? 0 : -1;
+      if (c.tabIndex !== t) c.tabIndex = t;
+    }
+    if (hadFocus && target.tagName === "BUTTON") target.focus({ preventScroll: true });
   }
 
   handKey(e) {

@@ -261,7 +261,4 @@ function start() {
     e.preventDefault();
   });
 
-  window.addEventListener("resize", () => {
-    if (table.view) { table.hand.__key = null; table.renderHand(); }
-  });
 }
