@@ -18,17 +18,11 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
 from . import services
+from .card_names import card_names
 from .forms import CreateRoomForm, HouseRulesForm
 from .models import Announcement, FAQEntry, Match, MatchStatus, Room, Seat, Team
 from .options_display import house_rules
 from .table_strings import ui_strings
-
-try:
-    from .card_names import card_names
-except ImportError:  # pragma: no cover - until games/card_names.py lands; cards.js then
-    # names the cards in English.
-    def card_names() -> dict[str, str]:
-        return {}
 
 # The live table's ES modules: an import map points each one at its hashed static URL, so the
 # modules' own relative imports ("./net.js") are cached forever like every other static file.

@@ -434,7 +434,9 @@ export class Table {
             v.dealer === s ? h("span.chip.chip-dealer", { title: S.dealer }, S.dealer) : null,
             info && info.is_owner ? h("span.chip.chip-owner", { title: S.owner }, "★") : null,
             v.dealer === s && v.scart_count && v.phase === "PLAY"
-              ? h("span.chip.chip-scart", { title: S.scart_pile }, S.scart_pile) : null,
+              ? h("span.chip.chip-scart", { title: S.scart_pile },
+                h("span", { "aria-hidden": "true" }, "Scart"),
+                h("span.visually-hidden", null, S.scart_pile)) : null,
             !isMe ? h("span.count", null, fmt(S.cards_count, { n: v.hand_counts[s] })) : null,
             turn ? h("span.chip.chip-turn", null, S.on_turn) : null,
             showTimer ? h("span.chip.chip-timer", { "data-countdown": "seconds_left" }) : null)),
