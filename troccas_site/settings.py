@@ -210,7 +210,18 @@ if TROCCAS_MODE == "distributed":
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL], "prefix": "troccas-asgi"},
+            "CONFIG": {
+                "hosts": [REDIS_URL],
+                "prefix": "troccas-asgi",
+                # channels-redis queues every message for one ASGI process's sockets under ONE
+                # key and counts `capacity` against that key: its default of 100 made
+                # group_send silently drop table updates once 100 were waiting for a busy
+                # process (bench/ws_load.py: lost updates at 60 tables on one process). Each
+                # message is one table update (a few kB), so 5000 bounds Redis memory at some
+                # 25 MB per stalled process; `expiry` drops what nobody read within a minute.
+                "capacity": env_int("CHANNEL_LAYER_CAPACITY", 5000),
+                "expiry": env_int("CHANNEL_LAYER_EXPIRY", 60),
+            },
         }
     }
     CELERY_BROKER_URL = REDIS_URL
