@@ -8,9 +8,12 @@ cards, even while it is changing groups.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import time
+import weakref
+from collections.abc import Callable
 from typing import Any
 
 from channels.db import database_sync_to_async
@@ -37,6 +40,32 @@ FLOOD_CLOSE = 40
 FLOOD_WINDOW = 10.0
 
 
+# On PostgreSQL, service calls run in the thread pool, not on Channels' default single thread:
+# with one thread every table of the process waited for every other table's database round trips
+# (bench/ws_load.py found 1 s medians at 25 actions/s while the process used a third of a core).
+# One room's writes still run one at a time in this process, in arrival order (`_room_lock`), so
+# its after-commit broadcasts leave in version order as before; other rooms proceed in parallel.
+# Each pool thread has its own database connection (kept between calls with DB_CONN_MAX_AGE).
+# SQLite keeps the single thread: it has one writer anyway, and its shared-cache in-memory test
+# database refuses concurrent connections ("database table is locked") instead of waiting.
+_room_locks: weakref.WeakValueDictionary[tuple[int, str], asyncio.Lock] = (
+    weakref.WeakValueDictionary())
+
+
+def _room_lock(code: str) -> asyncio.Lock:
+    key = (id(asyncio.get_running_loop()), code)
+    lock = _room_locks.get(key)
+    if lock is None:
+        lock = asyncio.Lock()
+        _room_locks[key] = lock
+    return lock
+
+
+def _db(func: Callable[..., Any]) -> Callable[..., Any]:
+    sqlite = settings.DATABASES["default"]["ENGINE"].endswith("sqlite3")
+    return database_sync_to_async(func, thread_sensitive=sqlite)
+
+
 class RoomConsumer(AsyncWebsocketConsumer):
     async def connect(self) -> None:
         self.code: str = self.scope["url_route"]["kwargs"]["code"]
@@ -48,7 +77,8 @@ class RoomConsumer(AsyncWebsocketConsumer):
         self.last_refill = time.monotonic()
         self.refusals: list[float] = []
         self.language = self._language()
-        refusal = await database_sync_to_async(services.may_watch)(self.code, self.user)
+        self.room_lock = _room_lock(self.code)  # held by reference while the socket lives
+        refusal = await _db(services.may_watch)(self.code, self.user)
         await self.accept()
         if refusal is not None:
             await self._send_error(refusal, None)
@@ -56,7 +86,8 @@ class RoomConsumer(AsyncWebsocketConsumer):
             return
         if settings.TROCCAS_MODE == "embedded":
             timers.embedded.ensure_started()
-        await database_sync_to_async(services.connect)(self.code, self.user, self.channel_name)
+        async with self.room_lock:
+            await _db(services.connect)(self.code, self.user, self.channel_name)
         self.registered = True
         await self._resync()
 
@@ -66,7 +97,8 @@ class RoomConsumer(AsyncWebsocketConsumer):
             self.group = None
         if getattr(self, "registered", False):
             self.registered = False
-            await database_sync_to_async(services.disconnect)(self.code, self.channel_name)
+            async with self.room_lock:
+                await _db(services.disconnect)(self.code, self.channel_name)
 
     # --- incoming --------------------------------------------------------------------------
 
@@ -84,14 +116,15 @@ class RoomConsumer(AsyncWebsocketConsumer):
             await self._send_error(exc.code, exc.action_id)
             return
         if cmd.type == "ping":
-            await database_sync_to_async(services.touch)(self.channel_name)
+            await _db(services.touch)(self.channel_name)
             await self.send(text_data=broadcast.encode({"type": "pong"}))
             return
         if cmd.type == "sync":
             await self._resync()
             return
         try:
-            outcome = await database_sync_to_async(services.submit)(self.code, self.user, cmd)
+            async with self.room_lock:
+                outcome = await _db(services.submit)(self.code, self.user, cmd)
         except Exception:
             log.exception("service error in room %s (%s)", self.code, cmd.type)
             await self._send_error("SERVER_ERROR", cmd.action_id)
@@ -121,12 +154,8 @@ class RoomConsumer(AsyncWebsocketConsumer):
             # now on the socket's frames are dropped unread (no second close, no service).
             self.flood_closed = True
             self.refusals.clear()
-            import asyncio
-
             asyncio.get_running_loop().create_task(self._close_flooder())
         elif len(self.refusals) == 1 or len(self.refusals) % 10 == 0:
-            import asyncio
-
             asyncio.get_running_loop().create_task(self._send_error("RATE_LIMITED", None))
         return False
 
@@ -139,6 +168,11 @@ class RoomConsumer(AsyncWebsocketConsumer):
     async def _join(self, seat: int | None) -> None:
         group = broadcast.group_name(self.code, seat)
         if group == self.group:
+            # Already a member - as far as this process knows. Group membership lives in the
+            # channel layer (Redis), which may have lost it (a Redis restart, bench/chaos.py):
+            # a resync re-adds it (idempotent), or the socket would never hear of the table
+            # again while its client kept asking for syncs.
+            await self.channel_layer.group_add(group, self.channel_name)
             return
         if self.group is not None:
             await self.channel_layer.group_discard(self.group, self.channel_name)
@@ -148,9 +182,9 @@ class RoomConsumer(AsyncWebsocketConsumer):
 
     async def _resync(self) -> None:
         """Join the group of the user's current seat and send the full current view."""
-        seat = await database_sync_to_async(services.seat_of_user)(self.code, self.user.pk)
+        seat = await _db(services.seat_of_user)(self.code, self.user.pk)
         await self._join(seat)
-        snap = await database_sync_to_async(services.table_snapshot)(self.code)
+        snap = await _db(services.table_snapshot)(self.code)
         actual = snap.seat_of(self.user.pk)
         if actual != seat:
             await self._join(actual)
