@@ -85,6 +85,17 @@ class _Table:
     now: datetime
     events: list[Any] = field(default_factory=list)
     changed: bool = False
+    # The room's seats, read once per transaction (the game commands and the snapshot both
+    # need them); None again after a lobby command changed them.
+    seats: list[Seat] | None = None
+
+
+class _Overdue(Exception):
+    """The table's timer ran out before this command: fire it first (see `submit`)."""
+
+    def __init__(self, round_id: int, version: int) -> None:
+        super().__init__(round_id, version)
+        self.round_id, self.version = round_id, version
 
 
 # --- reading -----------------------------------------------------------------------------
@@ -109,6 +120,12 @@ def _load(room: Room, now: datetime) -> _Table:
 
 def _seats(room: Room) -> list[Seat]:
     return list(room.seats.select_related("user").order_by("index"))
+
+
+def _table_seats(t: _Table) -> list[Seat]:
+    if t.seats is None:
+        t.seats = _seats(t.room)
+    return t.seats
 
 
 def _display_name(user: Any) -> str:
@@ -180,10 +197,27 @@ def submit(code: str, user: Any, cmd: Command) -> Outcome:
     """Apply one client command to a table. The door for consumers, views and bots."""
     # An overdue timer is applied first, in its own transaction, as if it had fired on time
     # (ARCHITECTURE §8); a client who acted on the version just before it is not refused.
-    fired = _fire_overdue_of(code)
+    # The deadline is read from the round loaded under the lock (no query of its own on every
+    # command, bench/ws_load.py): when it has passed, this transaction is abandoned before it
+    # changed anything, the timer fires, and the command runs once more.
+    try:
+        return _submit(code, user, cmd)
+    except _Overdue as due:
+        fired = _fire_deadline(due.round_id, due.version)
+        return _submit(code, user, cmd, fired, timer_checked=True)
+
+
+def _submit(code: str, user: Any, cmd: Command, fired: tuple[int, int] | None = None,
+            timer_checked: bool = False) -> Outcome:
     try:
         with transaction.atomic():
             room = _lock_room(code)
+            t = _load(room, timezone.now())
+            rnd = t.round
+            if (not timer_checked and rnd is not None and rnd.deadline is not None
+                    and rnd.deadline <= t.now and t.match is not None
+                    and t.match.status == MatchStatus.RUNNING):
+                raise _Overdue(rnd.pk, rnd.version)
             key = _action_key(user, cmd.action_id) if cmd.action_id else None
             if key and RoundAction.objects.filter(action_id=key).exists():
                 return Outcome(True, room.version, duplicate=True)
@@ -194,7 +228,6 @@ def submit(code: str, user: Any, cmd: Command) -> Outcome:
                 return Outcome(False, room.version, "STALE_VERSION")
             if room.closed is not None:
                 raise ServiceError("ROOM_CLOSED")
-            t = _load(room, timezone.now())
             if cmd.is_game:
                 _game_command(t, user, cmd, key)
             else:
@@ -209,15 +242,6 @@ def submit(code: str, user: Any, cmd: Command) -> Outcome:
         # key): the other copy was applied, so this one is acknowledged, not repeated.
         log.info("integrity conflict on room %s: treated as a duplicate", code)
         return Outcome(True, _current_version(code), duplicate=True)
-
-
-def _fire_overdue_of(code: str) -> tuple[int, int] | None:
-    due = (Round.objects.filter(match__room__code=code, match__status=MatchStatus.RUNNING,
-                                deadline__lte=timezone.now())
-           .values_list("pk", "version").first())
-    if due is None:
-        return None
-    return _fire_deadline(*due)
 
 
 def _current_version(code: str) -> int:
@@ -241,7 +265,7 @@ def _finish(t: _Table) -> None:
     )
     if updated != 1:
         raise ServiceError("STALE_VERSION")
-    snap = _snapshot(t)
+    snap = _snapshot(t, t.seats)
     transaction.on_commit(lambda: broadcast.publish(snap))
     rnd = t.round
     if rnd is not None and rnd.deadline is not None:
@@ -250,7 +274,7 @@ def _finish(t: _Table) -> None:
 
 
 def _seat_of(t: _Table, user: Any) -> Seat | None:
-    return Seat.objects.filter(room=t.room, user=user).first()
+    return next((s for s in _table_seats(t) if s.user_id == user.pk), None)
 
 
 def _game_command(t: _Table, user: Any, cmd: Command, key: str | None) -> None:
@@ -291,7 +315,7 @@ def _start_match(t: _Table, user: Any, owner_seat: Seat, key: str | None) -> Non
     room = t.room
     if room.current_match is not None:
         raise RuleError("WRONG_PHASE")
-    seats = _seats(room)
+    seats = _table_seats(t)
     teams = [s.team for s in seats if s.index is not None]
     if teams.count("A") != 2 or teams.count("B") != 2:
         raise ServiceError("TEAMS_NOT_BALANCED")
@@ -600,6 +624,7 @@ def _lobby_command(t: _Table, user: Any, cmd: Command, key: str | None) -> None:
     else:  # pragma: no cover - the protocol only lets lobby types through here
         raise ServiceError("UNKNOWN_TYPE")
     version = _bump(t)
+    t.seats = None  # a lobby command may have moved, added or removed seats
     _log(t, None, user, None, kind, payload, key, version)
 
 
