@@ -12,6 +12,9 @@ from django.test import override_settings
 
 import games.routing
 
+# Channels closes stale database connections around every consumer event, even the echo's.
+pytestmark = pytest.mark.django_db(transaction=True)
+
 
 def _patterns() -> list[str]:
     return [p.pattern.regex.pattern for p in games.routing.websocket_urlpatterns]
