@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import json
 import uuid
+from collections.abc import Iterator
 from datetime import timedelta
 from typing import Any
 
 import pytest
+from channels.layers import channel_layers
 from django.utils import timezone
 
 from games import services
@@ -34,9 +36,15 @@ from tests.games.live import TableClient
 
 
 @pytest.fixture(autouse=True)
-def fast_passwords(settings: Any) -> None:
-    """Personas are created by the dozen here; their passwords need no slow hash."""
+def table_env(settings: Any) -> Iterator[None]:
+    """Import into a test module (autouse there): personas are created by the dozen, so their
+    passwords get a fast hash; and every test gets a channel layer of its own. A layer keeps
+    per-channel locks bound to the event loop that took them (channels-redis); a consumer
+    cancelled with its test's loop could leave one behind for the next test's loop."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    channel_layers.backends.clear()
+    yield
+    channel_layers.backends.clear()
 
 
 # Phases in the order a deal walks through them.
@@ -154,17 +162,26 @@ async def answer(c: TableClient, action_id: str, timeout: float = 10) -> dict[st
                             and m.get("action_id") == action_id, timeout)
 
 
-async def refused(c: TableClient, timeout: float = 10) -> tuple[dict[str, Any], int]:
-    """The error frame and then the close code of a socket the server refuses."""
+async def refused(c: TableClient, timeout: float = 10, hang_up: bool = True
+                  ) -> tuple[dict[str, Any], int]:
+    """The error frame and then the close code of a socket the server refuses; then the
+    client side hangs up too (unless `hang_up` is false), so no consumer outlives the test."""
     assert c.comm is not None
     error = None
     while True:
         out = await c.comm.receive_output(timeout)
         if out["type"] == "websocket.close":
             assert error is not None, "closed without saying why"
+            if hang_up:
+                await c.comm.disconnect(timeout=5)
+                c.comm = None
             return error, out.get("code", 1000)
         if out["type"] == "websocket.send":
             msg = json.loads(out["text"])
             c.frames.append(msg)
             if msg["type"] == "error":
                 error = msg
+
+
+# The fixture's first name, still imported by other modules (tests/games/test_api.py).
+fast_passwords = table_env

@@ -25,7 +25,7 @@ from games.error_messages import message_for
 from games.models import Room
 from tests.games import tables
 from tests.games.live import TableClient
-from tests.games.tables import fast_passwords  # noqa: F401 - autouse fixture
+from tests.games.tables import table_env  # noqa: F401 - autouse fixture
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True),
               pytest.mark.timeout(60)]
@@ -139,7 +139,7 @@ async def test_authorization_matrix(cast: Cast, persona: str, type_: str) -> Non
         before = await sync_to_async(tables.fingerprint)(cast.code)
         tab = TableClient(None, cast.code, "anonymous")
         assert await tab.connect(user=None)
-        error, close = await tables.refused(tab)
+        error, close = await tables.refused(tab, hang_up=False)
         assert error["code"] == "NOT_AUTHENTICATED" and error["message"].strip()
         assert close == 4401
         # A frame sent anyway on the refused socket is not acted upon.

@@ -18,7 +18,7 @@ from asgiref.sync import sync_to_async
 from games import protocol, services
 from games.engine import CARD_IDS
 from tests.games import tables
-from tests.games.tables import fast_passwords  # noqa: F401 - autouse fixture
+from tests.games.tables import table_env  # noqa: F401 - autouse fixture
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True),
               pytest.mark.timeout(60)]

@@ -18,9 +18,9 @@ from django.utils import timezone
 from games import services
 from games.models import MatchStatus, Room, Round, Seat
 from tests.games import tables
-from tests.games.tables import fast_passwords  # noqa: F401 - autouse fixture
+from tests.games.tables import table_env  # noqa: F401 - autouse fixture
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(60)]
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(120)]
 
 
 def reject(code: str, user: Any, type_: str, expected: str, **fields: Any) -> None:

@@ -21,7 +21,7 @@ from games import services
 from games.engine import apply, legal_actions
 from games.models import Round, RoundAction
 from tests.games import tables
-from tests.games.tables import cmd, fast_passwords  # noqa: F401 - autouse fixture
+from tests.games.tables import cmd, table_env  # noqa: F401 - autouse fixture
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),

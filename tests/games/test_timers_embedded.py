@@ -19,7 +19,7 @@ from games.engine import CARD_IDS, apply, legal_actions, legal_cards
 from games.engine.cards import points
 from games.models import Round, RoundAction
 from tests.games import tables
-from tests.games.tables import fast_passwords  # noqa: F401 - autouse fixture
+from tests.games.tables import table_env  # noqa: F401 - autouse fixture
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(60)]
 

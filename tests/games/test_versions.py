@@ -23,7 +23,7 @@ from games.models import RoundAction
 from games.protocol import Command
 from tests.games import tables
 from tests.games.live import TableClient
-from tests.games.tables import fast_passwords  # noqa: F401 - autouse fixture
+from tests.games.tables import table_env  # noqa: F401 - autouse fixture
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True),
               pytest.mark.timeout(60)]
