@@ -600,7 +600,8 @@ def _lobby_command(t: _Table, user: Any, cmd: Command, key: str | None) -> None:
         if "options" in f:
             _require_lobby(t)
             try:
-                room.options = Options.from_json(f["options"]).to_json()
+                # A partial update: keys not named keep the room's current value.
+                room.options = Options.from_json({**room.options, **f["options"]}).to_json()
             except OptionsError:
                 raise ServiceError("INVALID_OPTIONS") from None
             payload["options"] = room.options

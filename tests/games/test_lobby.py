@@ -195,6 +195,9 @@ def test_set_options(owner: Any, players: list[Any]) -> None:
                 {"reveal_seconds": "5"}):
         reject(code, owner, "set_options", "INVALID_OPTIONS", options=bad)
     assert Room.objects.get(code=code).options == room.options
+    # A partial update changes the named rule and keeps every other one.
+    tables.must(code, owner, "set_options", options={"reveal_seconds": 7})
+    assert Room.objects.get(code=code).options == {**room.options, "reveal_seconds": 7}
 
 
 def test_options_only_between_matches_but_room_settings_any_time(owner: Any,
