@@ -29,7 +29,7 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def site_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     from django.conf import settings
 
@@ -80,7 +80,7 @@ def site_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         log.close()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def browser(site_server: str) -> Iterator[object]:
     from playwright.sync_api import sync_playwright
 
