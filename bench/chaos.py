@@ -213,8 +213,12 @@ class Chaos:
         frame = json.dumps({"type": kind, "action_id": action_id, "expected_version": version,
                             **fields})
         for attempt in range(4):
-            if not tab.alive:
-                await asyncio.sleep(0.5)
+            # A tab that is reconnecting gets up to 10 s before this try counts.
+            for _ in range(50):
+                if tab.alive and tab.version >= 0:
+                    break
+                await asyncio.sleep(0.2)
+            else:
                 continue
             fut = asyncio.get_running_loop().create_future()
             tab.replies[action_id] = fut
@@ -248,6 +252,8 @@ class Chaos:
             if not all(t.alive for t in tabs):
                 continue
             version = max(t.version for t in tabs)
+            if version < 0:
+                continue  # all four just reconnected: no view yet
             if not all([await t.wait_version(version, SYNC_WAIT) for t in tabs]):
                 for t in tabs:
                     if t.version < version:

@@ -898,7 +898,7 @@ def server_flags(args: argparse.Namespace) -> list[str]:
         value = getattr(args, name)
         if value:
             flags += [f"--{name}", value]
-    return flags
+    return flags + list(args.uvicorn_arg)
 
 
 async def game_phase(tables: list[TableSpec], servers: list[Server], args: argparse.Namespace,
@@ -928,9 +928,9 @@ async def game_phase(tables: list[TableSpec], servers: list[Server], args: argpa
         # Sampling profile of the first ASGI process during the play (collapsed stacks).
         spy = subprocess.Popen(
             [str(BIN / "py-spy"), "record", "--pid", str(servers[0].pid), "--format", "raw",
-             "--rate", "50", "--duration", str(int(args.duration)), "--output", args.py_spy,
-             "--nonblocking"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-            start_new_session=True)
+             "--rate", "100", "--gil", "--duration", str(int(args.duration)),
+             "--output", args.py_spy, "--nonblocking"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     await asyncio.wait_for(
         asyncio.gather(*(drive_table(ts, args.rate, start, end, stats,
                                      random.Random(rng.random())) for ts in by_table)),
@@ -1166,10 +1166,13 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--ws", default="", help="uvicorn --ws (websockets, wsproto, ...)")
     p.add_argument("--loop", default="", help="uvicorn --loop (uvloop, asyncio)")
     p.add_argument("--http", default="", help="uvicorn --http (httptools, h11)")
+    p.add_argument("--uvicorn-arg", action="append", default=[],
+                   help="extra uvicorn argument, repeatable (e.g. --uvicorn-arg=--ws-per-message-"
+                   "deflate=false)")
     p.add_argument("--db-conn-max-age", type=int, default=None,
                    help="DB_CONN_MAX_AGE for the servers (default: the project's)")
     p.add_argument("--py-spy", default="",
-                   help="profile the first ASGI process during play into this file (raw)")
+                   help="profile the first ASGI process (GIL holder) during play into FILE")
     p.add_argument("--seed", type=int, default=2026)
     p.add_argument("--json", default="", help="also write the report to this file")
     p.add_argument("--keep-logs", action="store_true", help="put server log tails in the report")
