@@ -228,8 +228,8 @@ def _play(state: MatchState, seat: int, card: int, call: bool, call_suit: object
     deal = state.deal
     assert deal is not None and deal.current is not None
     trick = deal.current
-    hands = list(deal.hands)
-    hands[seat] &= ~(1 << card)
+    h = deal.hands
+    hands = (*h[:seat], h[seat] & ~(1 << card), *h[seat + 1:])
     led = trick.led
     if led is None and card != NARR:
         led = SUIT_OF[card]
@@ -238,13 +238,13 @@ def _play(state: MatchState, seat: int, card: int, call: bool, call_suit: object
                   None)
     events: list[Any] = [ev.CardPlayed(seat, card, trick.number, auto)]
     if call:
-        buob = evaluate_call(deal, trick, tuple(hands), seat, call_suit,  # type: ignore[arg-type]
+        buob = evaluate_call(deal, trick, hands, seat, call_suit,  # type: ignore[arg-type]
                              state.options)
         trick = trick._replace(buob=buob)
         events.append(ev.BuobCalled(buob.caller, buob.suit, buob.target, buob.mode,
                                     trick.number))
     fields = list(deal)
-    fields[_HANDS] = tuple(hands)
+    fields[_HANDS] = hands
     fields[_CURRENT] = trick
     if len(trick.cards) < 4:
         fields[_TURN] = (seat + 1) % 4
