@@ -5,28 +5,20 @@ from __future__ import annotations
 
 import os
 import secrets
-import signal
-import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
-import httpx
 import pytest
+
+from tests.servers import uvicorn_server
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "artifacts"
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 @pytest.fixture(scope="package")
@@ -49,35 +41,8 @@ def site_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         done = subprocess.run([sys.executable, "manage.py", *command], cwd=ROOT, env=env,
                               capture_output=True, text=True, timeout=180)
         assert done.returncode == 0, done.stderr
-    port = _free_port()
-    log = open(tmp / "uvicorn.log", "w+b")  # noqa: SIM115 - closed below
-    server = subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", "troccas_site.asgi:application", "--host",
-         "127.0.0.1", "--port", str(port), "--log-level", "warning"],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
-    )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                if httpx.get(f"{base}/healthz", timeout=2).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            if server.poll() is not None or time.monotonic() > deadline:
-                log.seek(0)
-                pytest.fail(f"uvicorn did not come up:\n{log.read().decode()}")
-            time.sleep(0.2)
+    with open(tmp / "uvicorn.log", "w+b") as log, uvicorn_server(env, log) as base:
         yield base
-    finally:
-        os.killpg(server.pid, signal.SIGTERM)
-        try:
-            server.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            os.killpg(server.pid, signal.SIGKILL)
-            server.wait(timeout=5)
-        log.close()
 
 
 @pytest.fixture(scope="package")

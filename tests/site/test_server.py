@@ -6,11 +6,8 @@ from __future__ import annotations
 import os
 import re
 import secrets
-import signal
-import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -18,13 +15,9 @@ import httpx
 import pytest
 from channels.testing import WebsocketCommunicator
 
+from tests.servers import uvicorn_server
+
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 @pytest.fixture
@@ -42,34 +35,8 @@ def embedded_server(tmp_path) -> Iterator[str]:
         done = subprocess.run([python, "manage.py", *command], cwd=ROOT, env=env,
                               capture_output=True, text=True, timeout=180)
         assert done.returncode == 0, done.stderr
-    port = free_port()
-    server = subprocess.Popen(
-        [python, "-m", "uvicorn", "troccas_site.asgi:application", "--host", "127.0.0.1",
-         "--port", str(port), "--log-level", "warning"],
-        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                if httpx.get(f"{base}/healthz", timeout=2).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            if server.poll() is not None or time.monotonic() > deadline:
-                output = server.stdout.read().decode() if server.stdout else ""
-                pytest.fail(f"uvicorn did not come up:\n{output}")
-            time.sleep(0.2)
+    with open(tmp_path / "uvicorn.log", "w+b") as log, uvicorn_server(env, log) as base:
         yield base
-    finally:
-        os.killpg(server.pid, signal.SIGTERM)
-        try:
-            server.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            os.killpg(server.pid, signal.SIGKILL)
-            server.wait(timeout=5)
 
 
 @pytest.mark.timeout(300)
