@@ -243,8 +243,21 @@ class NarrDebtAdmin(StaffViewMixin, admin.ModelAdmin):
     list_select_related = ("round__match__room",)
 
 
+class ReadOnlyAdmin(StaffViewMixin, admin.ModelAdmin):
+    """Rows nobody edits by hand: the append-only action log and what is derived from history."""
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
 @admin.register(RoundAction)
-class RoundActionAdmin(StaffViewMixin, admin.ModelAdmin):
+class RoundActionAdmin(ReadOnlyAdmin):
     """The log is evidence: staff may read it, nobody may add, change or delete a line."""
 
     list_display = ("created", "room", "version", "round", "sequence", "kind", "actor",
@@ -261,14 +274,6 @@ class RoundActionAdmin(StaffViewMixin, admin.ModelAdmin):
     def payload_pretty(self, obj: RoundAction) -> SafeString:
         return pretty_json(obj.payload)
 
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
 
 @admin.register(Connection)
@@ -307,19 +312,10 @@ class AnnouncementAdmin(TabbedTranslationAdmin):
 # --- standings (issue #7): derived from finished matches, read-only here -------------------
 # Rebuilt from history with `manage.py recompute_standings`; nobody edits a rating by hand.
 
-class _DerivedAdmin(StaffViewMixin, admin.ModelAdmin):
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
 
 @admin.register(PlayerRating)
-class PlayerRatingAdmin(_DerivedAdmin):
+class PlayerRatingAdmin(ReadOnlyAdmin):
     list_display = ("user", "rating", "mu", "sigma", "matches", "wins", "draws", "losses",
                     "deals_won", "avg_points", "buob_calls", "buob_won")
     search_fields = ("user__username", "user__display_name")
@@ -327,7 +323,7 @@ class PlayerRatingAdmin(_DerivedAdmin):
 
 
 @admin.register(PairStats)
-class PairStatsAdmin(_DerivedAdmin):
+class PairStatsAdmin(ReadOnlyAdmin):
     list_display = ("player_low", "player_high", "rating", "matches", "wins", "draws", "losses",
                     "deals_won", "avg_points", "buob_calls", "buob_won")
     search_fields = ("player_low__username", "player_high__username")
@@ -335,7 +331,7 @@ class PairStatsAdmin(_DerivedAdmin):
 
 
 @admin.register(RatingHistory)
-class RatingHistoryAdmin(_DerivedAdmin):
+class RatingHistoryAdmin(ReadOnlyAdmin):
     list_display = ("user", "at", "match", "rating", "mu", "sigma", "matches")
     list_filter = ("at",)
     search_fields = ("user__username", "user__display_name")
