@@ -20,6 +20,7 @@ uvicorn the consumer's loop and its pooled connections are reused.
 from __future__ import annotations
 
 import argparse
+import cProfile
 import json
 import math
 import os
@@ -40,7 +41,7 @@ CHILD_TIMEOUT = 900
 
 # --- the child: one backend ------------------------------------------------------------------
 
-def run_backend(actions: int, warmup: int, seed: int) -> dict[str, Any]:
+def run_backend(actions: int, warmup: int, seed: int, profile: str = "") -> dict[str, Any]:
     sys.path.insert(0, str(ROOT))
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "troccas_site.settings")
     os.environ.setdefault("DJANGO_LOG_LEVEL", "WARNING")
@@ -96,12 +97,21 @@ def run_backend(actions: int, warmup: int, seed: int) -> dict[str, Any]:
     code = room.code
     version = Room.objects.get(pk=room.pk).version
 
+    cpu: list[float] = []
+    profiler = cProfile.Profile() if profile else None
+
     def submit(user: Any, kind: str, **fields: Any) -> float:
         nonlocal version
         cmd = Command(kind, uuid.uuid4().hex, version, fields)
+        c0 = time.process_time()
         t0 = time.perf_counter()
+        if profiler is not None and kind == "play_card":
+            profiler.enable()
         out = services.submit(code, user, cmd)
+        if profiler is not None:
+            profiler.disable()
         elapsed = time.perf_counter() - t0
+        cpu.append(time.process_time() - c0)
         assert out.ok and not out.duplicate, (kind, out)
         version = out.version
         return elapsed
@@ -111,6 +121,7 @@ def run_backend(actions: int, warmup: int, seed: int) -> dict[str, Any]:
     by_seat = dict(enumerate(users))  # A/0, B/1, A/2, B/3 as seated above
     timings: list[float] = []
     broadcasts: list[float] = []
+    play_cpu: list[float] = []
     deals = 0
     while len(timings) < actions + warmup:
         rnd = Round.objects.filter(match__room__code=code).order_by("-pk").first()
@@ -138,10 +149,13 @@ def run_backend(actions: int, warmup: int, seed: int) -> dict[str, Any]:
             publishing.clear()
             timings.append(submit(by_seat[turn], "play_card", card=card))
             broadcasts.append(sum(publishing))
+            play_cpu.append(cpu[-1])
         else:  # pragma: no cover
             raise AssertionError(f"unexpected phase {phase} ({MATCH_OVER} needs match_deals)")
     measured = sorted(timings[warmup:])
     connection.close()
+    if profiler is not None:
+        profiler.dump_stats(profile)
     return {
         "vendor": connection.vendor,
         "n": len(measured),
@@ -150,6 +164,7 @@ def run_backend(actions: int, warmup: int, seed: int) -> dict[str, Any]:
         "p99_ms": measured[math.ceil(0.99 * len(measured)) - 1] * 1000,
         "mean_ms": statistics.fmean(measured) * 1000,
         "broadcast_median_ms": statistics.median(broadcasts[warmup:]) * 1000,
+        "cpu_mean_ms": statistics.fmean(play_cpu[warmup:]) * 1000,
     }
 
 
@@ -162,10 +177,16 @@ def _base_env() -> dict[str, str]:
     return env
 
 
+def env_label(env: dict[str, str]) -> str:
+    return "postgresql" if "DATABASE_URL" in env else "sqlite"
+
+
 def _child(env: dict[str, str], args: argparse.Namespace) -> dict[str, Any]:
     done = subprocess.run(
         [sys.executable, __file__, "--child", "--actions", str(args.actions),
-         "--warmup", str(args.warmup), "--seed", str(args.seed)],
+         "--warmup", str(args.warmup), "--seed", str(args.seed),
+         *(["--profile", str(Path(args.profile).resolve()) + "." + env_label(env)]
+           if args.profile else [])],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=CHILD_TIMEOUT,
     )
     if done.returncode != 0:
@@ -215,10 +236,12 @@ def main() -> None:
     parser.add_argument("--warmup", type=int, default=40, help="untimed play_card submits first")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--only", choices=("sqlite", "postgresql"))
+    parser.add_argument("--profile", default="",
+                        help="cProfile the timed play_card submits into FILE.<backend>")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
-        print(json.dumps(run_backend(args.actions, args.warmup, args.seed)))
+        print(json.dumps(run_backend(args.actions, args.warmup, args.seed, args.profile)))
         return
     runs = {"sqlite": bench_sqlite, "postgresql": bench_postgresql}
     for label, run in runs.items():
@@ -226,7 +249,8 @@ def main() -> None:
             continue
         r = run(args)
         print(f"{label}: median {r['median_ms']:.1f} ms  p99 {r['p99_ms']:.1f} ms  "
-              f"(mean {r['mean_ms']:.1f} ms; of which broadcast median "
+              f"(mean {r['mean_ms']:.1f} ms, CPU of this process {r['cpu_mean_ms']:.2f} ms; "
+              f"of which broadcast median "
               f"{r['broadcast_median_ms']:.1f} ms; {r['n']} play_card over {r['deals']}+ deals)",
               flush=True)
 

@@ -84,6 +84,29 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+# Other processes whose CPU a run reports per action: the database and Redis serve every action.
+SERVICE_COMMANDS = {"postgres": "postgresql", "redis-server": "redis", "celery": "celery"}
+
+
+def service_cpu_seconds() -> dict[str, float]:
+    """CPU seconds so far of every PostgreSQL, Redis and Celery process on the machine."""
+    totals = dict.fromkeys(SERVICE_COMMANDS.values(), 0.0)
+    tick = os.sysconf("SC_CLK_TCK")
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            text = stat.read_text()
+        except OSError:
+            continue  # the process ended meanwhile
+        comm = text[text.index("(") + 1:text.rindex(")")]
+        label = SERVICE_COMMANDS.get(comm)
+        if label is None and comm.startswith("celery"):
+            label = "celery"
+        if label is not None:
+            fields = text.rsplit(")", 1)[1].split()
+            totals[label] += (int(fields[11]) + int(fields[12])) / tick
+    return totals
+
+
 def rss_mb(pid: int) -> float:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
@@ -920,6 +943,7 @@ async def game_phase(tables: list[TableSpec], servers: list[Server], args: argpa
     start = time.perf_counter() + 1.0
     end = start + args.duration
     cpu0 = {s.pid: cpu_seconds(s.pid) for s in servers}
+    services0 = service_cpu_seconds()
     me0 = time.process_time()
     report["loadavg_start"] = loadavg()
     by_table = [socks[4 * i:4 * i + 4] for i in range(len(tables))]
@@ -947,6 +971,10 @@ async def game_phase(tables: list[TableSpec], servers: list[Server], args: argpa
         f"asgi{i + 1}": round(100 * (cpu_seconds(s.pid) - cpu0[s.pid]) / wall, 1)
         for i, s in enumerate(servers)}
     report["loadgen_cpu_percent"] = round(100 * (time.process_time() - me0) / wall, 1)
+    # Machine-wide (other users' PostgreSQL or Redis work would count too): see loadavg.
+    report["service_cpu_ms_per_action"] = {
+        k: round(1000 * (v - services0[k]) / max(1, stats.actions), 2)
+        for k, v in service_cpu_seconds().items()}
     # Load-independent: CPU the ASGI processes spent per accepted action (all its frames).
     report["server_cpu_ms_per_action"] = round(
         1000 * sum(cpu_seconds(s.pid) - cpu0[s.pid] for s in servers) / max(1, stats.actions), 2)
@@ -1122,6 +1150,7 @@ def print_report(r: dict[str, Any]) -> None:
         print(f"CPU: servers {r['server_cpu_percent']} ({r['server_cpu_ms_per_action']} ms per "
               f"action)  load generator "
               f"{r['loadgen_cpu_percent']}%   (connect {r['connect_seconds']} s)")
+        print(f"CPU of the services, ms per action: {r.get('service_cpu_ms_per_action')}")
         print(f"memory: {r['rss_mb_per_100_tables_connected']} MB per 100 tables connected, "
               f"{r['rss_mb_per_100_tables_after_play']} MB per 100 tables after play "
               f"(RSS at start {r['rss_mb_start']})")

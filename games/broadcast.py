@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Callable
 from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
+from games.channel_layer import BatchingRedisChannelLayer
 from games.snapshot import TableSnapshot
 
 log = logging.getLogger(__name__)
@@ -24,43 +26,51 @@ def group_name(code: str, seat: int | None) -> str:
     return f"table.{code}.public" if seat is None else f"table.{code}.seat.{seat}"
 
 
-def all_groups(code: str) -> list[str]:
-    return [group_name(code, s) for s in (0, 1, 2, 3, None)]
-
-
 def encode(message: dict[str, Any]) -> str:
     return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
 
 
-def build_messages(snap: TableSnapshot) -> list[tuple[str, dict[str, Any]]]:
-    """(group, channel-layer message) for every audience of the snapshot."""
-    seat_map = {str(s.user_id): s.index for s in snap.seats}
-    out = []
-    for seat in (0, 1, 2, 3, None):
-        frames = []
-        event = snap.event_message(seat)
-        if event is not None:
-            frames.append(encode(event))
-        frames.append(encode(snap.state_message(seat)))
-        out.append((group_name(snap.code, seat), {
-            "type": "table.update", "seat": seat, "seat_map": seat_map,
-            "version": snap.version, "frames": frames,
-        }))
-    return out
+AUDIENCES: tuple[int | None, ...] = (0, 1, 2, 3, None)
 
 
-async def _send_all(messages: list[tuple[str, dict[str, Any]]]) -> None:
+def build_message(snap: TableSnapshot, seat: int | None, seat_map: dict[str, int]
+                  ) -> dict[str, Any]:
+    """The channel-layer message for one audience: its frames, encoded once for all sockets."""
+    frames = []
+    event = snap.event_message(seat)
+    if event is not None:
+        frames.append(encode(event))
+    frames.append(encode(snap.state_message(seat)))
+    return {"type": "table.update", "seat": seat, "seat_map": seat_map,
+            "version": snap.version, "frames": frames}
+
+
+async def _fan_out(code: str, build: Callable[[int | None], dict[str, Any]]) -> None:
+    """Send each audience of a table its message, built only for audiences with members."""
     layer = get_channel_layer()
     if layer is None:
         return
-    for group, message in messages:
-        await layer.group_send(group, message)
+    groups = {group_name(code, seat): seat for seat in AUDIENCES}
+    if isinstance(layer, BatchingRedisChannelLayer):
+        # Two round trips to Redis for the whole update (games/channel_layer.py), and no
+        # frames encoded for an empty audience (most tables have no spectators).
+        members = await layer.group_members(list(groups))
+        dropped = await layer.send_to_members(
+            [(members[g], build(seat)) for g, seat in groups.items() if members[g]])
+        if dropped:
+            # Those sockets will see a version gap on the next update and resync.
+            log.warning("table %s: %s update(s) dropped, channel layer over capacity",
+                        code, dropped)
+        return
+    for group, seat in groups.items():
+        await layer.group_send(group, build(seat))
 
 
 def publish(snap: TableSnapshot) -> None:
     """Send every audience its own view of the table (after commit)."""
+    seat_map = {str(s.user_id): s.index for s in snap.seats}
     try:
-        async_to_sync(_send_all)(build_messages(snap))
+        async_to_sync(_fan_out)(snap.code, lambda seat: build_message(snap, seat, seat_map))
     except Exception:  # noqa: BLE001 - a lost broadcast is healed by the clients' resync
         # Clients that miss an update see a version gap on the next one and resync; the
         # state itself is safe in the database. Never log the views: they hold cards.
@@ -71,6 +81,6 @@ def publish_presence(code: str, connected: list[int]) -> None:
     message = {"type": "table.presence", "frame": encode({"type": "presence",
                                                          "connected": connected})}
     try:
-        async_to_sync(_send_all)([(g, message) for g in all_groups(code)])
+        async_to_sync(_fan_out)(code, lambda seat: message)
     except Exception:  # noqa: BLE001
         log.exception("presence broadcast for table %s failed", code)

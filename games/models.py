@@ -315,6 +315,9 @@ class Round(models.Model):
     deck = models.JSONField(_("deck order"), help_text=_("The 78 card ids as shuffled."))
     engine_state = models.JSONField(_("engine state"))
     version = models.PositiveIntegerField(_("version"), default=0)
+    # The number of log rows of this deal, kept with the row the writer updates anyway, so the
+    # next action's sequence needs no MAX() query.
+    actions_logged = models.PositiveIntegerField(_("actions logged"), default=0, editable=False)
     phase = models.CharField(
         _("phase"), max_length=12, choices=Phase.choices, default=Phase.DEALING, db_index=True
     )

@@ -20,7 +20,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from games import broadcast, standings, timers
+from games import broadcast, hot_sql, standings, timers
 from games.engine import (
     CARD_IDS,
     DEALING,
@@ -36,6 +36,7 @@ from games.engine import (
 )
 from games.engine.errors import OptionsError
 from games.engine.options import Options
+from games.hot_sql import SeatRow
 from games.models import (
     Connection,
     Match,
@@ -87,7 +88,20 @@ class _Table:
     changed: bool = False
     # The room's seats, read once per transaction (the game commands and the snapshot both
     # need them); None again after a lobby command changed them.
-    seats: list[Seat] | None = None
+    seats: list[SeatRow] | None = None
+    # The room's own columns as loaded: the version compare-and-set writes the others only
+    # when a command changed them (most actions change the version alone).
+    room_was: tuple[Any, ...] = ()
+
+
+# The Room columns a command may change besides the version (see `_finish`).
+_ROOM_FIELDS = ("owner", "current_match", "closed", "options", "visibility",
+                "allow_spectators", "name")
+
+
+def _room_fields(room: Room) -> tuple[Any, ...]:
+    return (room.owner_id, room.current_match_id, room.closed, room.options, room.visibility,
+            room.allow_spectators, room.name)
 
 
 class _Overdue(Exception):
@@ -107,24 +121,35 @@ def shuffled_deck() -> list[str]:
     return deck
 
 
+def _table(room: Room, match: Match | None, rnd: Round | None, now: datetime) -> _Table:
+    state = from_json(rnd.engine_state) if rnd is not None else None
+    return _Table(room, match, rnd, state, room.version, now, room_was=_room_fields(room))
+
+
+def _load_code(code: str, *, lock: bool) -> _Table:
+    """The table of a room code: its room (locked if `lock`), match and current deal in one
+    statement (games/hot_sql.py)."""
+    rows = hot_sql.load_table(code, lock=lock)
+    if rows is None:
+        raise Room.DoesNotExist(code)
+    return _table(*rows, timezone.now())
+
+
 def _load(room: Room, now: datetime) -> _Table:
     match = room.current_match
-    rnd = None
-    state = None
-    if match is not None:
-        rnd = match.rounds.order_by("-number").first()
-        if rnd is not None:
-            state = from_json(rnd.engine_state)
-    return _Table(room, match, rnd, state, room.version, now)
+    rnd = match.rounds.order_by("-number").first() if match is not None else None
+    return _table(room, match, rnd, now)
 
 
-def _seats(room: Room) -> list[Seat]:
-    return list(room.seats.select_related("user").order_by("index"))
+def _seats(room: Room, now: datetime) -> list[SeatRow]:
+    """The room's seats with their players' names, each marked `online` (a live socket within
+    PRESENCE_TIMEOUT): one statement, since every broadcast needs both (bench/ws_load.py)."""
+    return hot_sql.seat_rows(room.pk, now - PRESENCE_TIMEOUT)
 
 
-def _table_seats(t: _Table) -> list[Seat]:
+def _table_seats(t: _Table) -> list[SeatRow]:
     if t.seats is None:
-        t.seats = _seats(t.room)
+        t.seats = _seats(t.room, t.now)
     return t.seats
 
 
@@ -139,10 +164,11 @@ def _connected_ids(room: Room, now: datetime) -> set[int]:
     )
 
 
-def _snapshot(t: _Table, seats: list[Seat] | None = None) -> TableSnapshot:
+def _snapshot(t: _Table, seats: list[SeatRow] | None = None) -> TableSnapshot:
     room = t.room
-    seats = _seats(room) if seats is None else seats
-    owner_seat = next((s.index for s in seats if s.user_id == room.owner_id), None)
+    seats = _seats(room, t.now) if seats is None else seats
+    owner = next((s for s in seats if s.user_id == room.owner_id), None)
+    owner_seat = owner.index if owner is not None else None
     state = t.state if t.state is not None else lobby_state(room.rules, owner_seat)
     match = None
     if t.match is not None:
@@ -150,7 +176,8 @@ def _snapshot(t: _Table, seats: list[Seat] | None = None) -> TableSnapshot:
     room_json = {
         "code": room.code,
         "name": room.name,
-        "owner": {"id": room.owner_id, "name": _display_name(room.owner)},
+        "owner": {"id": room.owner_id,
+                  "name": owner.name if owner is not None else _display_name(room.owner)},
         "visibility": room.visibility,
         "allow_spectators": room.allow_spectators,
         "closed": room.closed is not None,
@@ -160,9 +187,9 @@ def _snapshot(t: _Table, seats: list[Seat] | None = None) -> TableSnapshot:
         code=room.code,
         version=room.version,
         room=room_json,
-        seats=[SeatInfo(s.index, s.team, s.user_id, _display_name(s.user),
-                        s.joined.isoformat()) for s in seats if s.index is not None],
-        connected=_connected_ids(room, t.now),
+        seats=[SeatInfo(s.index, s.team, s.user_id, s.name, s.joined.isoformat())
+               for s in seats if s.index is not None],
+        connected={s.user_id for s in seats if s.online},
         state=state,
         match=match,
         deadline=t.round.deadline if t.round is not None else None,
@@ -173,17 +200,14 @@ def _snapshot(t: _Table, seats: list[Seat] | None = None) -> TableSnapshot:
 
 def table_snapshot(code: str) -> TableSnapshot:
     """The table as it is now (for a sync or a fresh connection); no lock, read-only."""
-    room = Room.objects.select_related("owner", "current_match").get(code=code)
-    return _snapshot(_load(room, timezone.now()))
+    return _snapshot(_load_code(code, lock=False))
 
 
 # --- the writer --------------------------------------------------------------------------
 
-def _lock_room(code: str) -> Room:
+def _lock_table(code: str) -> _Table:
     try:
-        return (Room.objects.select_for_update(of=("self",))
-                .select_related("owner", "current_match")
-                .get(code=code))
+        return _load_code(code, lock=True)
     except Room.DoesNotExist:
         raise ServiceError("ROOM_NOT_FOUND") from None
 
@@ -211,21 +235,22 @@ def _submit(code: str, user: Any, cmd: Command, fired: tuple[int, int] | None = 
             timer_checked: bool = False) -> Outcome:
     try:
         with transaction.atomic():
-            room = _lock_room(code)
-            t = _load(room, timezone.now())
-            rnd = t.round
+            t = _lock_table(code)
+            room, rnd = t.room, t.round
             if (not timer_checked and rnd is not None and rnd.deadline is not None
                     and rnd.deadline <= t.now and t.match is not None
                     and t.match.status == MatchStatus.RUNNING):
                 raise _Overdue(rnd.pk, rnd.version)
             key = _action_key(user, cmd.action_id) if cmd.action_id else None
-            if key and RoundAction.objects.filter(action_id=key).exists():
-                return Outcome(True, room.version, duplicate=True)
+            # A repeated action_id (a double click, a resend after a lost ack) is found without
+            # a query of its own on the way of every action: if the command is refused, the log
+            # is asked below whether it was already applied; if it is applied again, inserting
+            # its log row breaks the unique action_id and the transaction rolls back.
             accepted = {room.version}
             if fired is not None and fired[1] == room.version:
                 accepted.add(fired[0])
             if cmd.expected_version is not None and cmd.expected_version not in accepted:
-                return Outcome(False, room.version, "STALE_VERSION")
+                raise ServiceError("STALE_VERSION")
             if room.closed is not None:
                 raise ServiceError("ROOM_CLOSED")
             if cmd.is_game:
@@ -236,12 +261,22 @@ def _submit(code: str, user: Any, cmd: Command, fired: tuple[int, int] | None = 
             return Outcome(True, t.room.version)
     except (ServiceError, RuleError) as exc:
         # The transaction rolled back: nothing changed.
+        if key_of(user, cmd) and _logged(key_of(user, cmd)):
+            return Outcome(True, _current_version(code), duplicate=True)
         return Outcome(False, _current_version(code), exc.code)
     except IntegrityError:
-        # Only a concurrent duplicate of the same action_id can get here (the unique log
-        # key): the other copy was applied, so this one is acknowledged, not repeated.
+        # The unique log key: this action_id was applied before (or by a concurrent copy),
+        # so this one is acknowledged, not repeated.
         log.info("integrity conflict on room %s: treated as a duplicate", code)
         return Outcome(True, _current_version(code), duplicate=True)
+
+
+def key_of(user: Any, cmd: Command) -> str | None:
+    return _action_key(user, cmd.action_id) if cmd.action_id and user is not None else None
+
+
+def _logged(key: str) -> bool:
+    return RoundAction.objects.filter(action_id=key).exists()
 
 
 def _current_version(code: str) -> int:
@@ -258,11 +293,10 @@ def _finish(t: _Table) -> None:
     """Compare-and-set the version, then schedule the broadcast and the timer after commit."""
     if not t.changed:
         return
-    updated = Room.objects.filter(pk=t.room.pk, version=t.version_before).update(
-        version=t.room.version, owner=t.room.owner, current_match=t.room.current_match,
-        closed=t.room.closed, options=t.room.options, visibility=t.room.visibility,
-        allow_spectators=t.room.allow_spectators, name=t.room.name,
-    )
+    fields = ["version"]
+    if _room_fields(t.room) != t.room_was:
+        fields += _ROOM_FIELDS
+    updated = hot_sql.update_row(t.room, fields, version_was=t.version_before)
     if updated != 1:
         raise ServiceError("STALE_VERSION")
     snap = _snapshot(t, t.seats)
@@ -273,7 +307,7 @@ def _finish(t: _Table) -> None:
         transaction.on_commit(lambda: timers.schedule(rid, ver, when))
 
 
-def _seat_of(t: _Table, user: Any) -> Seat | None:
+def _seat_of(t: _Table, user: Any) -> SeatRow | None:
     return next((s for s in _table_seats(t) if s.user_id == user.pk), None)
 
 
@@ -311,7 +345,7 @@ def _game_command(t: _Table, user: Any, cmd: Command, key: str | None) -> None:
     _apply_engine(t, action, user, seat.index, key)
 
 
-def _start_match(t: _Table, user: Any, owner_seat: Seat, key: str | None) -> None:
+def _start_match(t: _Table, user: Any, owner_seat: SeatRow, key: str | None) -> None:
     room = t.room
     if room.current_match is not None:
         raise RuleError("WRONG_PHASE")
@@ -326,14 +360,20 @@ def _start_match(t: _Table, user: Any, owner_seat: Seat, key: str | None) -> Non
     number = (room.matches.aggregate(n=Max("number"))["n"] or 0) + 1
     match = Match.objects.create(
         room=room, number=number, options=options.to_json(),
-        player_0=by_index[0].user, player_1=by_index[1].user,
-        player_2=by_index[2].user, player_3=by_index[3].user, started=t.now,
+        player_0_id=by_index[0].user_id, player_1_id=by_index[1].user_id,
+        player_2_id=by_index[2].user_id, player_3_id=by_index[3].user_id, started=t.now,
     )
     room.current_match = match
     t.match = match
     t.state = lobby_state(options, owner_seat.index)
     deck = shuffled_deck()
     _apply_engine(t, {"type": "start_round", "deck": deck}, user, owner_seat.index, key)
+
+
+# What an action can change in an existing round row (an UPDATE of these alone: the deck and
+# the match never change, and the row is written on every action).
+_ROUND_PLAY_FIELDS = ["engine_state", "version", "actions_logged", "phase", "is_bock", "deadline",
+                      "deadline_kind", "points_a", "points_b", "finished"]
 
 
 def _apply_engine(t: _Table, action: dict[str, Any], user: Any, seat: int | None,
@@ -346,8 +386,9 @@ def _apply_engine(t: _Table, action: dict[str, Any], user: Any, seat: int | None
     deal = new_state.deal
     assert deal is not None
     rnd = t.round
-    if kind in ("start_round", "regame"):
-        rnd = Round.objects.create(
+    created = kind in ("start_round", "regame")
+    if created:
+        rnd = Round(
             match=t.match, number=deal.number, dealer=deal.dealer, deck=action["deck"],
             engine_state={}, version=version, phase=new_state.phase, is_bock=deal.is_bock,
             started=t.now,
@@ -356,13 +397,17 @@ def _apply_engine(t: _Table, action: dict[str, Any], user: Any, seat: int | None
     assert rnd is not None
     rnd.engine_state = to_json(new_state)
     rnd.version = version
+    rnd.actions_logged += 1  # this action's sequence in the deal's log (`_log`)
     rnd.phase = new_state.phase
     rnd.is_bock = deal.is_bock
     rnd.deadline, rnd.deadline_kind = _deadline(new_state, t.now)
     if deal.points is not None and rnd.points_a is None:
         rnd.points_a, rnd.points_b = deal.points
         rnd.finished = t.now
-    rnd.save()
+    if created:
+        rnd.save()
+    else:
+        hot_sql.update_row(rnd, _ROUND_PLAY_FIELDS)
     _persist_tricks_and_debts(rnd, new_state, events, t.now)
     payload = {k: v for k, v in action.items() if k not in ("deck", "seat", "type")}
     _log(t, rnd, user, seat, kind, payload, key, version)
@@ -390,14 +435,14 @@ def _apply_engine(t: _Table, action: dict[str, Any], user: Any, seat: int | None
 
 def _log(t: _Table, rnd: Round | None, user: Any, seat: int | None, kind: str,
          payload: dict[str, Any], key: str | None, version: int) -> None:
-    sequence = None
-    if rnd is not None:
-        last = rnd.actions.aggregate(n=Max("sequence"))["n"] or 0
-        sequence = last + 1
-    RoundAction.objects.create(
-        room=t.room, round=rnd, sequence=sequence, version=version,
-        actor=user, actor_seat=seat, kind=kind, payload=payload,
-        action_id=key or f"system:{secrets.token_hex(12)}", created=t.now,
+    # A deal's actions are numbered by its own counter, bumped and saved with the round row
+    # in `_apply_engine` before this (no MAX(sequence) query on every action).
+    sequence = rnd.actions_logged if rnd is not None else None
+    hot_sql.insert_action(
+        room_id=t.room.pk, round_id=rnd.pk if rnd is not None else None, sequence=sequence,
+        version=version, actor_id=user.pk if user is not None else None, actor_seat=seat,
+        kind=kind, payload=payload, action_id=key or f"system:{secrets.token_hex(12)}",
+        created=t.now,
     )
 
 
@@ -556,7 +601,7 @@ def _lobby_command(t: _Table, user: Any, cmd: Command, key: str | None) -> None:
         payload["index"] = index
     elif kind == "leave_seat":
         _require_lobby(t)
-        mine = _seat_of(t, user)
+        mine = Seat.objects.filter(room=room, user=user).first()
         if mine is None:
             raise ServiceError("NOT_SEATED")
         mine.delete()

@@ -209,7 +209,7 @@ if TROCCAS_MODE == "distributed":
     }
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "BACKEND": "games.channel_layer.BatchingRedisChannelLayer",
             "CONFIG": {
                 "hosts": [REDIS_URL],
                 "prefix": "troccas-asgi",
