@@ -164,6 +164,18 @@ if DATABASE_URL:
             conn_health_checks=True,
         )
     }
+    if env_bool("DB_POOL", True):
+        # psycopg's connection pool (Django 5.1+), per process: every socket call and HTTP
+        # request borrows a connection and returns it when Django closes it, so no thread
+        # keeps one (ASGI runs requests on fresh threads) and no call pays for a new backend
+        # or a health-check query (bench/ws_load.py). A connection that broke while pooled
+        # fails its next statement once and is then dropped by the pool.
+        DATABASES["default"].update(CONN_MAX_AGE=0, CONN_HEALTH_CHECKS=False)
+        DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+            "min_size": env_int("DB_POOL_MIN", 2),
+            "max_size": env_int("DB_POOL_MAX", 20),
+            "timeout": env_int("DB_POOL_TIMEOUT", 10),
+        }
     if DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
         raise ImproperlyConfigured("DATABASE_URL must point at PostgreSQL (postgres://...).")
 else:
