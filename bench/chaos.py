@@ -415,7 +415,8 @@ def main(argv: list[str] | None = None) -> int:
             "--appendonly", "no", "--dir", str(redis_dir), "--daemonize", "no"],
             dict(__import__("os").environ), redis_dir / "redis.log")
         redis.wait_for_output("Ready to accept connections", 20)
-        with backend("distributed", redis_url=f"redis://127.0.0.1:{port}/0") as b:
+        with backend("distributed", redis_url=f"redis://127.0.0.1:{port}/0",
+                     extra_env={"DB_POOL": "1"}) as b:  # as docker-compose deploys it
             tables = make_tables(args.tables, "chaos")
             chaos = Chaos(args, procs, b, redis)
             ports = [free_port(), free_port()]

@@ -1077,10 +1077,12 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "rate_per_table": args.rate, "duration_s": args.duration, "processes": args.processes,
         "server_flags": " ".join(server_flags(args)) or "(uvicorn defaults)",
         "db_conn_max_age": os.environ.get("DB_CONN_MAX_AGE", "(default)"),
+        "db_pool": not args.no_db_pool,
         "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "loadavg_before": loadavg(),
     }
     procs = Procs()
     extra = {}
+    extra["DB_POOL"] = "0" if args.no_db_pool else "1"  # as docker-compose deploys it
     if args.db_conn_max_age is not None:
         extra["DB_CONN_MAX_AGE"] = str(args.db_conn_max_age)
         report["db_conn_max_age"] = args.db_conn_max_age
@@ -1133,7 +1135,9 @@ def print_report(r: dict[str, Any]) -> None:
     print(f"== ws_load {r['mode']} {r['date']}: {r['tables']} tables / {r['sockets']} sockets "
           f"at {r['rate_per_table']} actions/s per table for {r['duration_s']} s; "
           f"{r['processes']} ASGI process(es), {r['server_flags']}, "
-          f"DB_CONN_MAX_AGE={r['db_conn_max_age']}")
+          + (f"DB_CONN_MAX_AGE={r['db_conn_max_age']}" if r["mode"] == "distributed"
+             and not r.get("db_pool") else "")
+          + ("psycopg pool" if r["mode"] == "distributed" and r.get("db_pool") else ""))
     print(f"load average: before {r['loadavg_before']}, start {r.get('loadavg_start')}, "
           f"end {r.get('loadavg_end')}")
     if r.get("samples"):
@@ -1198,8 +1202,11 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--uvicorn-arg", action="append", default=[],
                    help="extra uvicorn argument, repeatable (e.g. --uvicorn-arg=--ws-per-message-"
                    "deflate=false)")
+    p.add_argument("--no-db-pool", action="store_true",
+                   help="servers without the psycopg pool (DB_POOL=0; then --db-conn-max-age)")
     p.add_argument("--db-conn-max-age", type=int, default=None,
-                   help="DB_CONN_MAX_AGE for the servers (default: the project's)")
+                   help="DB_CONN_MAX_AGE for the servers with --no-db-pool (default: the "
+                   "project's)")
     p.add_argument("--py-spy", default="",
                    help="profile the first ASGI process (GIL holder) during play into FILE")
     p.add_argument("--seed", type=int, default=2026)

@@ -164,12 +164,15 @@ if DATABASE_URL:
             conn_health_checks=True,
         )
     }
-    if env_bool("DB_POOL", True):
+    if env_bool("DB_POOL", False):
         # psycopg's connection pool (Django 5.1+), per process: every socket call and HTTP
         # request borrows a connection and returns it when Django closes it, so no thread
         # keeps one (ASGI runs requests on fresh threads) and no call pays for a new backend
         # or a health-check query (bench/ws_load.py). A connection that broke while pooled
-        # fails its next statement once and is then dropped by the pool.
+        # fails its next statement once and is then dropped by the pool. On for the servers
+        # (docker-compose, the benches, the multi-process tests); off in the pytest process
+        # itself, where pytest-django's per-test teardown strands a borrowed connection now
+        # and then (docs/decisions.md).
         DATABASES["default"].update(CONN_MAX_AGE=0, CONN_HEALTH_CHECKS=False)
         DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
             "min_size": env_int("DB_POOL_MIN", 2),

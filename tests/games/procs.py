@@ -64,6 +64,8 @@ def process_env(redis_url: str, **extra: str) -> dict[str, str]:
         DJANGO_SECRET_KEY=settings.SECRET_KEY,
         DJANGO_ALLOWED_HOSTS="127.0.0.1,localhost",
         PYTHONUNBUFFERED="1",
+        # The servers run as deployed: psycopg's connection pool (docker-compose).
+        DB_POOL="1",
         **extra,
     )
     return env

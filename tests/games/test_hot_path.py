@@ -1,0 +1,123 @@
+"""The writer's hot path (games/hot_sql.py, bench/ws_load.py): the rows it reads are the rows the
+ORM reads, a card played costs a fixed handful of statements, and the log stays contiguous."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from games import hot_sql, services
+from games.engine import PLAY, legal_actions
+from games.models import Connection, Match, Room, Round, RoundAction, Seat
+from tests.games import tables
+from tests.games.tables import table_env  # noqa: F401 - autouse fixture
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(60)]
+
+
+@pytest.fixture
+def table(owner: Any, players: list[Any]) -> tuple[str, dict[int, Any]]:
+    room = tables.seat_table(owner, players)
+    return room.code, {0: owner, 1: players[0], 2: players[1], 3: players[2]}
+
+
+def _fields(obj: Any) -> dict[str, Any]:
+    return {f.attname: getattr(obj, f.attname) for f in type(obj)._meta.concrete_fields}
+
+
+def test_the_table_rows_are_the_orm_rows(table: tuple[str, dict[int, Any]]) -> None:
+    code, by_seat = table
+    tables.advance(code, by_seat, PLAY)
+    loaded = hot_sql.load_table(code, lock=False)
+    assert loaded is not None
+    room, match, rnd = loaded
+    assert _fields(room) == _fields(Room.objects.get(code=code))
+    assert _fields(match) == _fields(Match.objects.get(pk=room.current_match_id))
+    latest = Round.objects.filter(match=match).order_by("-number").first()
+    assert _fields(rnd) == _fields(latest)
+    assert rnd.deadline is None or rnd.deadline.tzinfo is not None
+    assert room.current_match is match and rnd.match is match  # no lazy query later
+
+
+def test_a_lobby_has_no_match_and_no_deal(table: tuple[str, dict[int, Any]]) -> None:
+    code, _ = table
+    room, match, rnd = hot_sql.load_table(code, lock=True)  # type: ignore[misc]
+    assert (room.code, match, rnd) == (code, None, None)
+    assert hot_sql.load_table("NOSUCH", lock=False) is None
+
+
+def test_seat_rows_carry_names_and_presence(table: tuple[str, dict[int, Any]],
+                                            players: list[Any]) -> None:
+    code, by_seat = table
+    room = Room.objects.get(code=code)
+    Connection.objects.create(room=room, user=players[1], channel_name="test.here",
+                              last_seen=timezone.now())
+    rows = hot_sql.seat_rows(room.pk, timezone.now() - services.PRESENCE_TIMEOUT)
+    assert [r.index for r in rows] == [0, 1, 2, 3]
+    for row in rows:
+        seat = Seat.objects.select_related("user").get(room=room, index=row.index)
+        assert (row.team, row.user_id, row.joined) == (seat.team, seat.user_id, seat.joined)
+        assert row.name == (seat.user.display_name or seat.user.username)
+        assert row.online == (seat.user_id == players[1].pk)
+
+
+def test_a_card_played_is_five_statements_and_its_log_row(
+        table: tuple[str, dict[int, Any]]) -> None:
+    code, by_seat = table
+    st = tables.advance(code, by_seat, PLAY)
+    assert st is not None and st.deal is not None
+    turn = st.deal.turn
+    card = legal_actions(st, turn)["legal_cards"][0]
+    before = RoundAction.objects.filter(room__code=code).count()
+    play = tables.cmd("play_card", tables.version(code), card=card)
+    with CaptureQueriesContext(connection) as ctx:
+        out = services.submit(code, by_seat[turn], play)
+    assert out.ok and not out.duplicate
+    statements = [q["sql"] for q in ctx.captured_queries
+                  if not q["sql"].upper().startswith(("BEGIN", "COMMIT", "SAVEPOINT",
+                                                      "RELEASE"))]
+    # Load (room, match, deal), seats, UPDATE deal, INSERT log row, UPDATE room version.
+    assert len(statements) == 5, statements
+    assert not any("MAX(" in s.upper() for s in statements)
+    log = list(RoundAction.objects.filter(round=tables.current_round(code))
+               .order_by("sequence").values_list("sequence", flat=True))
+    assert log == list(range(1, len(log) + 1))  # the deal's counter, contiguous
+    assert RoundAction.objects.filter(room__code=code).count() == before + 1
+
+
+def test_a_resent_action_is_acknowledged_once_without_a_lookup_first(
+        table: tuple[str, dict[int, Any]]) -> None:
+    code, by_seat = table
+    st = tables.advance(code, by_seat, PLAY)
+    assert st is not None and st.deal is not None
+    turn = st.deal.turn
+    card = legal_actions(st, turn)["legal_cards"][0]
+    first = tables.cmd("play_card", tables.version(code), action_id="click", card=card)
+    assert services.submit(code, by_seat[turn], first).ok
+    fingerprint = tables.fingerprint(code)
+    # The same action_id again, at the old version and at the new one: refused either way
+    # (stale; the card is gone), then found in the log and acknowledged as a duplicate.
+    for expected in (first.expected_version, tables.version(code)):
+        again = tables.cmd("play_card", expected, action_id="click", card=card)
+        out = services.submit(code, by_seat[turn], again)
+        assert (out.ok, out.duplicate) == (True, True)
+        assert tables.fingerprint(code) == fingerprint
+
+
+def test_a_resent_command_that_would_apply_again_is_rolled_back(
+        table: tuple[str, dict[int, Any]]) -> None:
+    code, by_seat = table
+    owner = by_seat[0]
+    rename = tables.cmd("set_options", tables.version(code), action_id="rename", name="Stiva")
+    assert services.submit(code, owner, rename).ok
+    fingerprint = tables.fingerprint(code)
+    # Valid again at the new version: applying it breaks the log's unique action_id, the
+    # transaction rolls back, and the client gets the acknowledgement it missed.
+    again = tables.cmd("set_options", tables.version(code), action_id="rename", name="Stiva")
+    out = services.submit(code, owner, again)
+    assert (out.ok, out.duplicate) == (True, True)
+    assert tables.fingerprint(code) == fingerprint
