@@ -7,6 +7,7 @@ Static files are served by WhiteNoise's middleware inside the Django HTTP app, s
 from __future__ import annotations
 
 import os
+import sys
 import warnings
 
 from django.core.asgi import get_asgi_application
@@ -21,6 +22,12 @@ warnings.filterwarnings(
     category=Warning,
     module="django.core.handlers.asgi",
 )
+
+# The event loop shares the GIL with the threads that run database calls. Each of a table
+# action's statements gives the GIL up while it waits for the database, and taking it back from
+# a busy loop thread waits out the whole switch interval (5 ms by default), several times per
+# action: at 200 tables on two processes that convoy made most of the p99 (bench/ws_load.py).
+sys.setswitchinterval(float(os.environ.get("TROCCAS_GIL_SWITCH_INTERVAL", "0.001")))
 
 # Django must be set up before anything imports models (consumers do, through routing).
 django_asgi_app = get_asgi_application()
