@@ -41,6 +41,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import atexit
+import gc
 import json
 import os
 import random
@@ -1048,6 +1049,11 @@ async def cycles_phase(servers: list[Server], tables: list[TableSpec], cycles: i
 async def run_async(args: argparse.Namespace, servers: list[Server], tables: list[TableSpec],
                     idle_tables: list[TableSpec], report: dict[str, Any]) -> list[Sock]:
     socks: list[Sock] = []
+    # The generator keeps every frame with cards for the hidden-information check: tens of
+    # thousands of containers whose full garbage collections would pause its loop and show up
+    # as server latency. Freeze what exists and collect the young generation less often.
+    gc.freeze()
+    gc.set_threshold(50_000, 50, 1000)
     if tables:
         socks = await game_phase(tables, servers, args, report)
         report["hidden_check_pending"] = True

@@ -6,6 +6,7 @@ Static files are served by WhiteNoise's middleware inside the Django HTTP app, s
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 import warnings
@@ -48,3 +49,8 @@ application = ProtocolTypeRouter(
         ),
     }
 )
+
+# Everything imported so far (Django, the app, the engine tables) lives as long as the process:
+# moved out of the collector's way, a full collection no longer walks it on every pass, which
+# was a pause of its own in the tail of a busy process's latencies (bench/ws_load.py).
+gc.freeze()
