@@ -29,6 +29,13 @@ def _fields(obj: Any) -> dict[str, Any]:
     return {f.attname: getattr(obj, f.attname) for f in type(obj)._meta.concrete_fields}
 
 
+def _to_first_card(code: str, by_seat: dict[int, Any]) -> tuple[int, str]:
+    """Play the deal up to its first trick: the seat on turn and a card it may play."""
+    st = tables.advance(code, by_seat, PLAY)
+    assert st is not None and st.deal is not None and st.deal.turn is not None
+    return st.deal.turn, legal_actions(st, st.deal.turn)["legal_cards"][0]
+
+
 def test_the_table_rows_are_the_orm_rows(table: tuple[str, dict[int, Any]]) -> None:
     code, by_seat = table
     tables.advance(code, by_seat, PLAY)
@@ -68,10 +75,7 @@ def test_seat_rows_carry_names_and_presence(table: tuple[str, dict[int, Any]],
 def test_a_card_played_is_five_statements_and_its_log_row(
         table: tuple[str, dict[int, Any]]) -> None:
     code, by_seat = table
-    st = tables.advance(code, by_seat, PLAY)
-    assert st is not None and st.deal is not None
-    turn = st.deal.turn
-    card = legal_actions(st, turn)["legal_cards"][0]
+    turn, card = _to_first_card(code, by_seat)
     before = RoundAction.objects.filter(room__code=code).count()
     play = tables.cmd("play_card", tables.version(code), card=card)
     with CaptureQueriesContext(connection) as ctx:
@@ -92,10 +96,7 @@ def test_a_card_played_is_five_statements_and_its_log_row(
 def test_a_resent_action_is_acknowledged_once_without_a_lookup_first(
         table: tuple[str, dict[int, Any]]) -> None:
     code, by_seat = table
-    st = tables.advance(code, by_seat, PLAY)
-    assert st is not None and st.deal is not None
-    turn = st.deal.turn
-    card = legal_actions(st, turn)["legal_cards"][0]
+    turn, card = _to_first_card(code, by_seat)
     first = tables.cmd("play_card", tables.version(code), action_id="click", card=card)
     assert services.submit(code, by_seat[turn], first).ok
     fingerprint = tables.fingerprint(code)
