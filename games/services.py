@@ -266,8 +266,13 @@ def _submit(code: str, user: Any, cmd: Command, fired: tuple[int, int] | None = 
         return Outcome(False, _current_version(code), exc.code)
     except IntegrityError:
         # The unique log key: this action_id was applied before (or by a concurrent copy),
-        # so this one is acknowledged, not repeated.
-        log.info("integrity conflict on room %s: treated as a duplicate", code)
+        # so this one is acknowledged, not repeated. Any other broken constraint is a bug and
+        # is not dressed up as a duplicate.
+        key = key_of(user, cmd)
+        if key is None or not _logged(key):
+            raise
+        log.info("room %s: action %s was applied before; acknowledged as a duplicate",
+                 code, cmd.action_id)
         return Outcome(True, _current_version(code), duplicate=True)
 
 
