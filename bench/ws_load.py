@@ -53,7 +53,7 @@ import sys
 import tempfile
 import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -750,18 +750,25 @@ def choose(views: list[dict[str, Any]], rng: random.Random) -> tuple[int, str, d
     return None
 
 
-async def drive_table(socks: list[Sock], rate: float, start: float, end: float,
-                      stats: Stats, rng: random.Random, duplicate_rate: float = 0.0) -> None:
-    """Play one table on a fixed schedule until `end` (perf_counter seconds)."""
+async def open_loop(rate: float, start: float, end: float, rng: random.Random
+                    ) -> AsyncIterator[float]:
+    """The scheduled send times of one client: every 1/rate s from a random phase, fixed in
+    advance (a late answer delays nothing that follows, it is counted against its action)."""
     interval = 1.0 / rate
     tick = start + rng.random() * interval
-    reveal_since: float | None = None
     while tick < end:
         now = time.perf_counter()
         if tick > now:
             await asyncio.sleep(tick - now)
-        scheduled = tick
+        yield tick
         tick += interval
+
+
+async def drive_table(socks: list[Sock], rate: float, start: float, end: float,
+                      stats: Stats, rng: random.Random, duplicate_rate: float = 0.0) -> None:
+    """Play one table on a fixed schedule until `end` (perf_counter seconds)."""
+    reveal_since: float | None = None
+    async for scheduled in open_loop(rate, start, end, rng):
         live = [s for s in socks if s.reader is not None and not s.reader.done()]
         if len(live) < 4:
             stats.errors.append(f"{socks[0].table.code}: a socket closed")
@@ -851,14 +858,7 @@ async def echo_phase(ports: list[int], sockets: int, rate: float, duration: floa
     payload = "x" * 200
 
     async def run(ws: Any) -> None:
-        interval = 1.0 / rate
-        tick = start + rng.random() * interval
-        while tick < end:
-            now = time.perf_counter()
-            if tick > now:
-                await asyncio.sleep(tick - now)
-            scheduled = tick
-            tick += interval
+        async for scheduled in open_loop(rate, start, end, rng):
             try:
                 await ws.send(json.dumps({"t": scheduled, "pad": payload}))
                 raw = await asyncio.wait_for(ws.recv(), ACK_TIMEOUT)

@@ -9,7 +9,7 @@ from django.test import Client, RequestFactory
 from django.urls import reverse
 from django.utils import translation
 
-from games.models import Announcement, FAQEntry, Room, Seat
+from games.models import Announcement, FAQEntry, Room
 from troccas_site.views import server_error
 
 pytestmark = pytest.mark.django_db
@@ -54,12 +54,6 @@ def assert_in_language(html: str, language: str) -> None:
             assert phrase not in html
 
 
-@pytest.fixture
-def room(owner, players):
-    room = Room.objects.create(owner=owner, name="Stiva", options={"bock": True})
-    Seat.objects.create(room=room, user=owner, team="A")
-    Seat.objects.create(room=room, user=players[0], team="B")
-    return room
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

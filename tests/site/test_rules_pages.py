@@ -14,7 +14,7 @@ from django.utils import translation
 
 from games.engine.errors import RULE_CODES
 from games.error_messages import MESSAGES, message_for
-from games.models import FAQEntry, Room, Seat
+from games.models import FAQEntry
 from games.options_display import LABELS
 from games.rules_views import BOCK_COMPARISON, BOCK_SECTIONS, RULES_SECTIONS
 
@@ -68,12 +68,6 @@ def contains_phrase(text: str, phrase: str) -> bool:
 
 # --- fixtures
 
-@pytest.fixture
-def room(owner, players):
-    room = Room.objects.create(owner=owner, name="Stiva", options={"bock": True})
-    Seat.objects.create(room=room, user=owner, team="A")
-    Seat.objects.create(room=room, user=players[0], team="B")
-    return room
 
 
 @pytest.fixture
