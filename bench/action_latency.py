@@ -65,8 +65,8 @@ def run_backend(actions: int, warmup: int, seed: int, profile: str = "") -> dict
         from_json,
         legal_actions,
     )
+    from games.live.protocol import Command
     from games.models import Room, Round
-    from games.protocol import Command
 
     call_command("migrate", interactive=False, verbosity=0)
     deck_rng = random.Random(seed)
@@ -78,7 +78,7 @@ def run_backend(actions: int, warmup: int, seed: int, profile: str = "") -> dict
 
     services.shuffled_deck = seeded_deck  # reproducible deals (the bench only)
     # The after-commit broadcast is part of submit's time; it is also reported on its own.
-    from games import broadcast
+    from games.live import broadcast
 
     publish = broadcast.publish
     publishing: list[float] = []

@@ -471,7 +471,7 @@ def replay_room(room_id: int) -> tuple[dict[int, Any], list[str]]:
     from games.engine import apply, to_json
     from games.engine.options import Options
     from games.models import Match, Room, Round, RoundAction
-    from games.snapshot import lobby_state
+    from games.services.snapshot import lobby_state
 
     room = Room.objects.get(pk=room_id)
     problems: list[str] = []
@@ -560,7 +560,7 @@ def forbidden_cards(state: Any, seat: int | None) -> frozenset[str]:
 def engine_view(state: Any, seat: int | None) -> dict[str, Any]:
     from games.engine import view
     from games.engine.options import Options
-    from games.snapshot import lobby_state
+    from games.services.snapshot import lobby_state
 
     return json.loads(json.dumps(view(state if state is not None
                                       else lobby_state(Options.from_json({}), 0), seat)))

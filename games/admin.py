@@ -7,17 +7,16 @@ import json
 from typing import Any
 
 from django.contrib import admin, messages
-from django.db import transaction
 from django.db.models import Count, QuerySet
 from django.http import HttpRequest
-from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 from modeltranslation.admin import TabbedTranslationAdmin
 
-from .models import (
+from games import services
+from games.models import (
     Announcement,
     Connection,
     FAQEntry,
@@ -102,14 +101,10 @@ class RoomAdmin(StaffViewMixin, admin.ModelAdmin):
 
     @admin.action(description=_("Close selected rooms"), permissions=["change"])
     def close_rooms(self, request: HttpRequest, queryset: QuerySet[Room]) -> None:
-        now = timezone.now()
-        with transaction.atomic():
-            rooms = list(queryset.filter(closed__isnull=True).values_list("pk", flat=True))
-            # A closed room has no running match: end them as abandoned with the room.
-            Match.objects.filter(room__in=rooms, status=MatchStatus.RUNNING).update(
-                status=MatchStatus.ABANDONED, finished=now
-            )
-            count = Room.objects.filter(pk__in=rooms).update(closed=now)
+        # Through the services, one room at a time, as its owner would: the version moves, the
+        # action is logged and the players' tables learn of it.
+        count = sum(services.staff_close_room(room, request.user)
+                    for room in queryset.filter(closed__isnull=True))
         self.message_user(
             request,
             ngettext("%(count)d room closed.", "%(count)d rooms closed.", count)
@@ -161,9 +156,9 @@ class MatchAdmin(StaffViewMixin, admin.ModelAdmin):
     @admin.action(description=_("End selected running matches (abandoned)"),
                   permissions=["change"])
     def end_matches(self, request: HttpRequest, queryset: QuerySet[Match]) -> None:
-        count = queryset.filter(status=MatchStatus.RUNNING).update(
-            status=MatchStatus.ABANDONED, finished=timezone.now()
-        )
+        count = sum(services.staff_end_match(match.room, request.user)
+                    for match in queryset.filter(status=MatchStatus.RUNNING)
+                    .select_related("room"))
         self.message_user(
             request,
             ngettext("%(count)d match ended.", "%(count)d matches ended.", count)

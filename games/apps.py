@@ -7,3 +7,12 @@ class GamesConfig(AppConfig):
     name = "games"
     label = "games"
     verbose_name = _("Games")
+
+    def ready(self) -> None:
+        # The services announce and wake tables through hooks, never by importing the live
+        # layer (pyproject.toml's import contracts): plug the live layer in here, once.
+        from games.live import broadcast, timer_loop
+        from games.services import outbox, wakeups
+
+        outbox.register(broadcast)
+        wakeups.register_local(timer_loop.embedded.schedule)

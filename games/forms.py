@@ -15,7 +15,7 @@ from django.utils.translation import pgettext_lazy
 
 from games.engine.options import Options
 from games.models import Team, Visibility
-from games.options_display import LABELS, describe
+from games.text.options import LABELS, describe
 
 # One sentence per option: what it changes at the table.
 EXPLANATIONS = {

@@ -1,6 +1,8 @@
 from django.urls import path
 
-from . import rules_views, views, views_history
+from games.history import views as views_history
+from games.views import pages as views
+from games.views import rules as rules_views
 
 app_name = "games"
 

@@ -224,7 +224,7 @@ if TROCCAS_MODE == "distributed":
     }
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "games.channel_layer.BatchingRedisChannelLayer",
+            "BACKEND": "games.live.channel_layer.BatchingRedisChannelLayer",
             "CONFIG": {
                 "hosts": [REDIS_URL],
                 "prefix": "troccas-asgi",

@@ -13,7 +13,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
 from accounts.views import set_language
-from games import api
+from games.views import api
 
 admin.site.site_header = _("Troccas Online administration")
 admin.site.site_title = _("Troccas Online")

@@ -3,7 +3,7 @@
 import django.db.models.deletion
 import django.db.models.expressions
 import django.utils.timezone
-import games.models
+import games.models.table
 import uuid
 from django.conf import settings
 from django.db import migrations, models
@@ -70,7 +70,7 @@ class Migration(migrations.Migration):
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
                 ('number', models.PositiveIntegerField(verbose_name='number')),
                 ('status', models.CharField(choices=[('running', 'Running'), ('finished', 'Finished'), ('abandoned', 'Abandoned')], db_index=True, default='running', max_length=10, verbose_name='status')),
-                ('options', models.JSONField(default=games.models.default_options, help_text="The room's options when the match started; they hold for the whole match.", validators=[games.models.validate_options], verbose_name='house rules')),
+                ('options', models.JSONField(default=dict, help_text="The room's options when the match started; they hold for the whole match.", verbose_name='house rules')),
                 ('total_a', models.IntegerField(default=0, verbose_name='total Team A')),
                 ('total_b', models.IntegerField(default=0, verbose_name='total Team B')),
                 ('deals_played', models.PositiveIntegerField(default=0, verbose_name='deals played')),
@@ -93,11 +93,11 @@ class Migration(migrations.Migration):
             name='Room',
             fields=[
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('code', models.CharField(default=games.models.new_invite_code, editable=False, max_length=16, unique=True, verbose_name='invite code')),
+                ('code', models.CharField(default=games.models.table.new_invite_code, editable=False, max_length=16, unique=True, verbose_name='invite code')),
                 ('name', models.CharField(blank=True, max_length=60, verbose_name='name')),
                 ('visibility', models.CharField(choices=[('public', 'Public'), ('private', 'Private (invite code only)')], db_index=True, default='public', max_length=8, verbose_name='visibility')),
                 ('allow_spectators', models.BooleanField(default=True, verbose_name='allow spectators')),
-                ('options', models.JSONField(default=games.models.default_options, validators=[games.models.validate_options], verbose_name='house rules')),
+                ('options', models.JSONField(default=dict, verbose_name='house rules')),
                 ('created', models.DateTimeField(db_index=True, default=django.utils.timezone.now, verbose_name='created')),
                 ('closed', models.DateTimeField(blank=True, db_index=True, null=True, verbose_name='closed')),
                 ('version', models.PositiveIntegerField(default=0, verbose_name='version')),

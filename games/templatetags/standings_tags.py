@@ -7,7 +7,7 @@ from typing import Any
 
 from django import template
 
-from games.history import rating_chart
+from games.history.replay import rating_chart
 from games.models import PlayerRating, RatingHistory
 
 register = template.Library()

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from django.utils import translation
 
-from games.error_messages import message_for
+from games.text.errors import message_for
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 

@@ -34,7 +34,7 @@ def seeded_decks(monkeypatch: pytest.MonkeyPatch) -> Callable[[int], None]:
             rng.shuffle(d)
             return d
 
-        monkeypatch.setattr("games.services.shuffled_deck", deck)
+        monkeypatch.setattr("games.services.writer.shuffled_deck", deck)
 
     return use
 

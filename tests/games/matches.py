@@ -11,8 +11,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from games import history, services
+from games import services
 from games.engine import legal_actions
+from games.history import replay as history
 from games.models import Match, Room, Round
 from tests.games.tables import expire_deadline, must, seat_table, state, submit
 
@@ -30,7 +31,7 @@ def play_match(owner: Any, players: list[Any], rng: random.Random,
     code = room.code
     by_seat = {0: owner, 1: players[0], 2: players[1], 3: players[2]}
     must(code, owner, "start_round")
-    turn_timer = bool(Room.objects.get(code=code).rules.turn_seconds)
+    turn_timer = bool(services.rules_of(Room.objects.get(code=code)).turn_seconds)
     for _ in range(2000):
         st = state(code)
         assert st is not None

@@ -8,8 +8,8 @@ from typing import Any
 
 from games import services
 from games.engine import REVEAL
+from games.live.protocol import Command
 from games.models import Room, Round, RoundAction
-from games.protocol import Command
 
 
 def ok(code: str, user: Any, kind: str, **fields: Any) -> None:

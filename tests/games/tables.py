@@ -30,8 +30,8 @@ from games.engine import (
     from_json,
     legal_actions,
 )
+from games.live.protocol import Command
 from games.models import Room, Round, RoundAction
-from games.protocol import Command
 from tests.games.live import TableClient
 
 

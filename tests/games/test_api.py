@@ -18,8 +18,8 @@ from django.utils import translation
 
 from games import services
 from games.engine import PLAY
-from games.error_messages import message_for
 from games.models import Room
+from games.text.errors import message_for
 from tests.games import tables
 from tests.games.live import cards_in
 from tests.games.tables import fast_passwords  # noqa: F401 - autouse fixture

@@ -19,10 +19,11 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.utils import translation
 
-from games import protocol, services
+from games import services
 from games.engine import legal_actions
-from games.error_messages import message_for
+from games.live import protocol
 from games.models import Room
+from games.text.errors import message_for
 from tests.games import tables
 from tests.games.live import TableClient
 from tests.games.tables import table_env  # noqa: F401 - autouse fixture

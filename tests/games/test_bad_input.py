@@ -15,8 +15,9 @@ from typing import Any
 import pytest
 from asgiref.sync import sync_to_async
 
-from games import protocol, services
+from games import services
 from games.engine import CARD_IDS
+from games.live import protocol
 from tests.games import tables
 from tests.games.tables import table_env  # noqa: F401 - autouse fixture
 

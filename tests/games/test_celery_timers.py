@@ -22,8 +22,8 @@ from asgiref.sync import async_to_sync
 from django.conf import settings
 from django.utils import timezone
 
-from games import broadcast
 from games.engine import SCART
+from games.live import broadcast
 from games.models import Room, Round, RoundAction
 from games.tasks import fire_deadline_task
 from tests.games.procs import (

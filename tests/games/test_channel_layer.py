@@ -11,7 +11,7 @@ import pytest
 import pytest_asyncio
 import redis.asyncio as aioredis
 
-from games.channel_layer import _TAKE, BatchingRedisChannelLayer, _wake_key
+from games.live.channel_layer import _TAKE, BatchingRedisChannelLayer, _wake_key
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 pytestmark = [
@@ -74,7 +74,7 @@ async def test_messages_to_one_socket_keep_their_order(layers):
 
 async def test_a_receiver_that_waits_is_woken_by_the_next_message(layers, monkeypatch):
     # With the fallback poll far away, only the wake list can deliver within the test.
-    monkeypatch.setattr("games.channel_layer.WAKE_TIMEOUT", 60)
+    monkeypatch.setattr("games.live.channel_layer.WAKE_TIMEOUT", 60)
     a, b = layers
     sock = await b.new_channel()
     waiting = asyncio.ensure_future(b.receive(sock))

@@ -10,14 +10,14 @@ from channels.testing import WebsocketCommunicator
 from django.conf import settings
 from django.test import override_settings
 
-import games.routing
+import games.live.routing
 
 # Channels closes stale database connections around every consumer event, even the echo's.
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def _patterns() -> list[str]:
-    return [p.pattern.regex.pattern for p in games.routing.websocket_urlpatterns]
+    return [p.pattern.regex.pattern for p in games.live.routing.websocket_urlpatterns]
 
 
 def test_echo_route_is_absent_by_default() -> None:
@@ -27,7 +27,7 @@ def test_echo_route_is_absent_by_default() -> None:
 
 @pytest.mark.asyncio
 async def test_unrouted_echo_is_refused_by_default() -> None:
-    comm = WebsocketCommunicator(URLRouter(games.routing.websocket_urlpatterns), "/ws/echo/")
+    comm = WebsocketCommunicator(URLRouter(games.live.routing.websocket_urlpatterns), "/ws/echo/")
     with pytest.raises(ValueError, match="No route found"):
         await comm.connect(timeout=5)
 
@@ -36,9 +36,9 @@ async def test_unrouted_echo_is_refused_by_default() -> None:
 async def test_echo_route_when_the_bench_setting_is_on() -> None:
     try:
         with override_settings(TROCCAS_BENCH_ECHO=True):
-            importlib.reload(games.routing)
+            importlib.reload(games.live.routing)
             assert any("echo" in p for p in _patterns())
-            comm = WebsocketCommunicator(URLRouter(games.routing.websocket_urlpatterns),
+            comm = WebsocketCommunicator(URLRouter(games.live.routing.websocket_urlpatterns),
                                          "/ws/echo/")
             connected, _ = await comm.connect(timeout=5)
             assert connected
@@ -48,5 +48,5 @@ async def test_echo_route_when_the_bench_setting_is_on() -> None:
             assert await comm.receive_nothing(timeout=0.2)
             await comm.disconnect()
     finally:
-        importlib.reload(games.routing)
+        importlib.reload(games.live.routing)
     assert not any("echo" in p for p in _patterns())

@@ -18,9 +18,9 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from games import history
 from games.engine import CARD_IDS, from_json, legal_cards
 from games.engine.cards import ids_of
+from games.history import replay as history
 from games.models import Match, MatchStatus, Room, Round, RoundAction
 from tests.games.matches import play_match, url
 from tests.games.tables import advance, must, seat_table, state

@@ -10,9 +10,10 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from games import hot_sql, services
+from games import services
 from games.engine import PLAY, legal_actions
 from games.models import Connection, Match, Room, Round, RoundAction, Seat
+from games.services import sql as hot_sql
 from tests.games import tables
 from tests.games.tables import table_env  # noqa: F401 - autouse fixture
 

@@ -16,9 +16,9 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from accounts.models import User
-from games import rating, standings
+from games.history import rating, standings
+from games.history.rating import Skill, rate_2v2
 from games.models import Match, PairStats, PlayerRating, RatingHistory, Trick
-from games.rating import Skill, rate_2v2
 from tests.games.matches import play_match, url
 
 pytestmark = pytest.mark.django_db

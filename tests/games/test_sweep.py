@@ -12,6 +12,7 @@ from django.utils import timezone
 from games import services
 from games.engine import REVEAL, SCART
 from games.models import Round
+from games.services import deadlines
 from tests.games.reveal import end_reveals, table_at_reveal
 
 pytestmark = pytest.mark.django_db
@@ -48,12 +49,12 @@ def test_one_failing_table_does_not_stall_the_others(
             raise RuntimeError("a table that cannot be loaded")
         return fire(round_id, version)
 
-    monkeypatch.setattr(services, "fire_deadline", failing)
+    monkeypatch.setattr(deadlines, "fire_deadline", failing)
     assert services.sweep_deadlines() == 1
     assert tried == [broken.pk, healthy.pk]
     assert f"deadline of round {broken.pk}" in caplog.text
     assert end_reveals(healthy) == 1 and end_reveals(broken) == 0
     # Once the table is fixed, the next sweep fires it.
-    monkeypatch.setattr(services, "fire_deadline", fire)
+    monkeypatch.setattr(deadlines, "fire_deadline", fire)
     assert services.sweep_deadlines() == 1
     assert end_reveals(broken) == 1

@@ -15,8 +15,8 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.test import Client
 
-from games import history
 from games.engine import CARD_IDS
+from games.history import replay as history
 from games.models import Match, MatchStatus, RoundAction
 from tests.games.live import cards_in
 from tests.games.matches import check_transcript, play_match, url

@@ -19,8 +19,8 @@ from channels.security.websocket import AllowedHostsOriginValidator
 
 from games import services
 from games.engine import legal_actions
+from games.live.protocol import Command
 from games.models import RoundAction
-from games.protocol import Command
 from tests.games import tables
 from tests.games.live import TableClient
 from tests.games.tables import table_env  # noqa: F401 - autouse fixture
@@ -202,7 +202,7 @@ async def asyncio_close(*clients: TableClient) -> None:
 def _fresh_application() -> Any:
     """What a restarted ASGI process builds: a new router and consumers, and a new channel
     layer (the old process's in-memory layer and groups are gone)."""
-    from games.routing import websocket_urlpatterns
+    from games.live.routing import websocket_urlpatterns
 
     channel_layers.backends.clear()
     return ProtocolTypeRouter({"websocket": AllowedHostsOriginValidator(

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 from django.utils import translation
 
-from games.card_names import card_name, card_names
 from games.engine.cards import CARD_IDS
+from games.text.cards import card_name, card_names
 
 ROOT = Path(__file__).resolve().parents[2]
 SPRITE = ROOT / "static" / "cards" / "cards.svg"

@@ -4,10 +4,10 @@ belong"). Each test writes a row that breaks exactly one rule and expects Integr
 from __future__ import annotations
 
 import pytest
-from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from games import services
 from games.models import (
     INVITE_ALPHABET,
     INVITE_LENGTH,
@@ -211,23 +211,19 @@ def test_invite_codes_are_unique_and_readable(owner):
 
 
 def test_room_options_default_to_rules_14(owner):
-    room = Room.objects.create(owner=owner)
+    room = services.create_room(owner)
     assert room.options["reveal_seconds"] == 5
     assert room.options["bock_triggers"] == ["tie", "all_tricks"]
-    assert room.rules.match_deals == 4
+    assert services.rules_of(room).match_deals == 4
 
 
 def test_room_options_are_validated_and_completed(owner):
-    room = Room(owner=owner, options={"bock": True, "turn_seconds": 30})
-    room.full_clean()
+    room = services.create_room(owner, {"bock": True, "turn_seconds": 30})
     assert room.options["bock"] is True and room.options["reveal_seconds"] == 5
-    room.options = {"reveal_seconds": 99}
-    with pytest.raises(ValidationError) as excinfo:
-        room.full_clean()
-    assert "reveal_seconds" in str(excinfo.value)
-    room.options = {"no_such_rule": 1}
-    with pytest.raises(ValidationError):
-        room.full_clean()
+    for bad in ({"reveal_seconds": 99}, {"no_such_rule": 1}):
+        with pytest.raises(services.ServiceError) as excinfo:
+            services.create_room(owner, bad)
+        assert excinfo.value.code == "INVALID_OPTIONS"
 
 
 def test_game_history_protects_its_players(owner, players):

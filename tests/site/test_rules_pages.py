@@ -13,10 +13,10 @@ from django.urls import NoReverseMatch, reverse
 from django.utils import translation
 
 from games.engine.errors import RULE_CODES
-from games.error_messages import MESSAGES, message_for
 from games.models import FAQEntry
-from games.options_display import LABELS
-from games.rules_views import BOCK_COMPARISON, BOCK_SECTIONS, RULES_SECTIONS
+from games.text.errors import MESSAGES, message_for
+from games.text.options import LABELS
+from games.views.rules import BOCK_COMPARISON, BOCK_SECTIONS, RULES_SECTIONS
 
 from .test_i18n import po_entries
 

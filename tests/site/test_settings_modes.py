@@ -93,7 +93,7 @@ def test_distributed_with_database_and_redis_urls(tmp_path):
     assert found["mode"] == "distributed"
     assert found["engine"] == "django.db.backends.postgresql"
     assert found["name"] == "troccas"
-    assert found["layer"] == "games.channel_layer.BatchingRedisChannelLayer"
+    assert found["layer"] == "games.live.channel_layer.BatchingRedisChannelLayer"
     assert found["cache"] == "django.core.cache.backends.redis.RedisCache"
     assert found["broker"] == "redis://cache.internal:6379/2"
     # A countdown task must never be redelivered while it waits: far above the longest timer.

@@ -7,7 +7,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
-from games import standings
+from games.history import standings
 
 
 class Command(BaseCommand):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
-from games.error_messages import message_for
+from games.text.errors import message_for
 
 
 def ui_strings() -> dict[str, str]:

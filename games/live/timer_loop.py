@@ -1,9 +1,10 @@
-"""Scheduling a deal's timer (ARCHITECTURE.md §8): Celery in the distributed mode, the ASGI
-process's own event loop in the embedded mode — the same task functions either way.
+"""The embedded mode's timers: wake-ups and the sweep on the ASGI process's own event loop
+(ARCHITECTURE.md §8), calling the same service functions as the Celery tasks.
 
 The deadline itself lives on the Round row; a scheduled call is only a wake-up. A lost wake-up
-costs at most one sweep interval, because the sweep (Celery beat, or the embedded loop below)
-fires every overdue deadline, and any request to the table after a deadline applies it too.
+costs at most one sweep interval, because the sweep fires every overdue deadline, and any
+request to the table after a deadline applies it too. games/apps.py registers `embedded` with
+the services (games/services/wakeups.py), so the services never import this module.
 """
 
 from __future__ import annotations
@@ -13,23 +14,13 @@ import contextvars
 import logging
 from datetime import datetime
 
+from channels.db import database_sync_to_async
 from django.conf import settings
 from django.utils import timezone
 
+from games import services
+
 log = logging.getLogger(__name__)
-
-
-def schedule(round_id: int, version: int, when: datetime) -> None:
-    """Wake the table at `when` to fire the deadline set at `version` (after commit)."""
-    if settings.TROCCAS_MODE == "distributed":
-        from games.tasks import fire_deadline_task
-
-        try:
-            fire_deadline_task.apply_async((round_id, version), eta=when)
-        except Exception:  # noqa: BLE001 - the sweep fires it anyway
-            log.exception("could not schedule the timer of round %s", round_id)
-        return
-    embedded.schedule(round_id, version, when)
 
 
 class EmbeddedTimers:
@@ -72,20 +63,12 @@ class EmbeddedTimers:
             self._fire(round_id, version)))
 
     async def _fire(self, round_id: int, version: int) -> None:
-        from channels.db import database_sync_to_async
-
-        from games import services
-
         try:
             await database_sync_to_async(services.fire_deadline)(round_id, version)
         except Exception:  # noqa: BLE001 - the sweep retries
             log.exception("embedded timer of round %s failed", round_id)
 
     async def _sweep_forever(self) -> None:
-        from channels.db import database_sync_to_async
-
-        from games import services
-
         while True:
             await asyncio.sleep(settings.TROCCAS_SWEEP_SECONDS)
             try:

@@ -26,7 +26,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET
 
-from games import history
+from games.history import replay as history
 from games.models import (
     Match,
     MatchStatus,

@@ -4,7 +4,7 @@ Log in and out, open a room, list the open public rooms and read one's own view 
 what a bot or a script needs before it opens the table's websocket. A thin door
 (ARCHITECTURE.md §9): parse the JSON, call one service, render. Errors are always
 {"code", "message"} with the message in the request's language, the same codes and sentences
-as the websocket's (games.error_messages).
+as the websocket's (games.text.errors).
 
 Cross-site request forgery (docs/decisions.md "The JSON API and CSRF"): the API takes no CSRF
 token. Every POST must carry a JSON body (`Content-Type: application/json`), which a page on
@@ -31,8 +31,8 @@ from accounts import ratelimit
 from games import services
 from games.engine.errors import OptionsError
 from games.engine.options import Options
-from games.error_messages import message_for
 from games.models import MatchStatus, Room
+from games.text.errors import message_for
 
 ROOMS_PER_PAGE = 50
 # A create-room body is a few hundred bytes; anything much larger is not a client of ours.
@@ -135,7 +135,7 @@ def _require_user(request: HttpRequest) -> Any:
 # --- JSON shapes ---------------------------------------------------------------------------
 
 def _display_name(user: Any) -> str:
-    # The name the table's `view` shows (services._snapshot): display name, else username.
+    # The name the table's `view` shows (services.table.snapshot): display name, else username.
     return getattr(user, "display_name", "") or user.get_username()
 
 

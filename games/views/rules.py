@@ -25,9 +25,8 @@ from django.views.decorators.http import require_GET
 
 from games.engine import cards
 from games.engine.options import Options
-
-from .models import FAQEntry
-from .options_display import LABELS, describe
+from games.models import FAQEntry
+from games.text.options import LABELS, describe
 
 # Table of contents of /rules/: (anchor, title). The anchors are stable across languages, so a
 # link such as /rm/rules/#buob works in every language.

@@ -1,8 +1,7 @@
 """What a table is made of in the database: rooms, seats, matches, deals ("rounds"), tricks,
-Narr debts and the append-only action log, plus the site's translated content (FAQ entries and
-announcements).
+Narr debts, the append-only action log and the open sockets.
 
-Only games/services.py writes game rows (ARCHITECTURE.md convention 9); the constraints below
+Only games/services/ writes game rows (ARCHITECTURE.md convention 9); the constraints below
 are the database's own guarantee of the invariants the services keep, so a bug or a race ends
 in an IntegrityError instead of a corrupt table.
 """
@@ -14,16 +13,12 @@ import uuid
 from typing import Any
 
 from django.conf import settings
-from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
-
-from games.engine.errors import OptionsError
-from games.engine.options import Options
 
 # No 0/o/1/l/i: an invite code is read aloud and typed by hand. 10 characters of 31 symbols
 # are about 49 bits, far beyond guessing through a rate-limited join.
@@ -33,28 +28,6 @@ INVITE_LENGTH = 10
 
 def new_invite_code() -> str:
     return "".join(secrets.choice(INVITE_ALPHABET) for _ in range(INVITE_LENGTH))
-
-
-def default_options() -> dict[str, Any]:
-    return Options().to_json()
-
-
-def normalise_options(value: Any) -> dict[str, Any]:
-    """The complete, canonical options dict for RULES.md §14 (defaults filled in).
-
-    Raises ValidationError naming the offending option."""
-    try:
-        return Options.from_json(value).to_json()
-    except OptionsError as exc:
-        raise ValidationError(
-            _("Invalid room option %(key)s: %(message)s"),
-            code="invalid_option",
-            params={"key": exc.key, "message": exc.message},
-        ) from exc
-
-
-def validate_options(value: Any) -> None:
-    normalise_options(value)
 
 
 class Team(models.TextChoices):
@@ -98,9 +71,9 @@ class Room(models.Model):
         db_index=True,
     )
     allow_spectators = models.BooleanField(_("allow spectators"), default=True)
-    options = models.JSONField(
-        _("house rules"), default=default_options, validators=[validate_options]
-    )
+    # Validated and completed by the services (the engine's Options); the models do not
+    # import the engine (pyproject.toml's import contracts).
+    options = models.JSONField(_("house rules"), default=dict)
     created = models.DateTimeField(_("created"), default=timezone.now, db_index=True)
     closed = models.DateTimeField(_("closed"), null=True, blank=True, db_index=True)
     # The table version: bumped by every accepted action (lobby or game). Clients send it
@@ -134,14 +107,6 @@ class Room(models.Model):
     def is_open(self) -> bool:
         return self.closed is None
 
-    @property
-    def rules(self) -> Options:
-        """The room's options as the engine's frozen dataclass."""
-        return Options.from_json(self.options)
-
-    def clean(self) -> None:
-        super().clean()
-        self.options = normalise_options(self.options)
 
 
 class Seat(models.Model):
@@ -235,8 +200,7 @@ class Match(models.Model):
     player_3 = _player(3)
     options = models.JSONField(
         _("house rules"),
-        default=default_options,
-        validators=[validate_options],
+        default=dict,
         help_text=_("The room's options when the match started; they hold for the whole match."),
     )
     total_a = models.IntegerField(_("total Team A"), default=0)
@@ -541,46 +505,3 @@ class Connection(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} @ {self.room}"
-
-
-class FAQEntry(models.Model):
-    """A question and answer on the FAQ page; translated in the admin (modeltranslation)."""
-
-    question = models.CharField(_("question"), max_length=200)
-    answer = models.TextField(_("answer"))
-    order = models.PositiveIntegerField(_("order"), default=0, db_index=True)
-    published = models.BooleanField(_("published"), default=True, db_index=True)
-
-    class Meta:
-        verbose_name = _("FAQ entry")
-        verbose_name_plural = _("FAQ entries")
-        ordering = ["order", "pk"]
-
-    def __str__(self) -> str:
-        return self.question
-
-
-class Announcement(models.Model):
-    """News on the home page; translated in the admin (modeltranslation)."""
-
-    title = models.CharField(_("title"), max_length=120)
-    body = models.TextField(_("text"))
-    published = models.BooleanField(_("published"), default=True, db_index=True)
-    created = models.DateTimeField(_("created"), default=timezone.now, db_index=True)
-
-    class Meta:
-        verbose_name = _("announcement")
-        verbose_name_plural = _("announcements")
-        ordering = ["-created"]
-
-    def __str__(self) -> str:
-        return self.title
-
-
-# Standings and rating history (issue #7) live in their own module.
-from games.models_standings import PairStats, PlayerRating, RatingHistory  # noqa: E402
-
-__all__ = [
-    "Announcement", "Connection", "FAQEntry", "Match", "MatchStatus", "NarrDebt", "PairStats",
-    "PlayerRating", "RatingHistory", "Room", "Round", "RoundAction", "Seat", "Trick",
-]

@@ -13,7 +13,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from games import rating
+from games.history import rating
 
 
 class StatsFields(models.Model):

@@ -15,8 +15,8 @@ from typing import Any
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
-from games.channel_layer import BatchingRedisChannelLayer
-from games.snapshot import TableSnapshot
+from games.live.channel_layer import BatchingRedisChannelLayer
+from games.services.snapshot import TableSnapshot
 
 log = logging.getLogger(__name__)
 

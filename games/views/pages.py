@@ -1,5 +1,5 @@
 """Site pages: home (announcements, open tables, how to start), FAQ, a room's page and the
-invite-code form. The live table itself is served over the websocket (games.routing)."""
+invite-code form. The live table itself is served over the websocket (games.live.routing)."""
 
 from __future__ import annotations
 
@@ -17,12 +17,12 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
-from . import services
-from .card_names import card_names
-from .forms import CreateRoomForm, HouseRulesForm
-from .models import Announcement, FAQEntry, Match, MatchStatus, Room, Seat, Team
-from .options_display import house_rules
-from .table_strings import ui_strings
+from games import services
+from games.forms import CreateRoomForm, HouseRulesForm
+from games.models import Announcement, FAQEntry, Match, MatchStatus, Room, Seat, Team
+from games.text.cards import card_names
+from games.text.options import house_rules
+from games.text.table import ui_strings
 
 # The live table's ES modules: an import map points each one at its hashed static URL, so the
 # modules' own relative imports ("./net.js") are cached forever like every other static file.
@@ -92,14 +92,15 @@ def room(request: HttpRequest, code: str) -> HttpResponse:
             "card_names": card_names(),
             "import_map": import_map,
             "table_js": static("js/table.js"),
-            "rules_form": HouseRulesForm(initial=room.rules.to_json(), auto_id="rule_%s"),
+            "rules_form": HouseRulesForm(initial=services.rules_of(room).to_json(),
+                                         auto_id="rule_%s"),
             "room": room,
             "teams": [
                 (Team.A.label, [s for s in seats if s.team == Team.A]),
                 (Team.B.label, [s for s in seats if s.team == Team.B]),
             ],
             "running_match": running,
-            "house_rules": house_rules(room.rules),
+            "house_rules": house_rules(services.rules_of(room)),
         },
     )
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from django.utils.translation import pgettext_lazy
 
-from .engine.cards import CARD_ID_PATTERN, CARD_IDS
+from games.engine.cards import CARD_ID_PATTERN, CARD_IDS
 
 _COURTS = {
     "K": pgettext_lazy("card rank", "king"),

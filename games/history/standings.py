@@ -21,7 +21,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Prefetch
 
-from games import rating
+from games.history import rating
 from games.models import Match, MatchStatus, PairStats, PlayerRating, RatingHistory, Round
 
 log = logging.getLogger(__name__)

@@ -22,9 +22,10 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.utils import translation
 
-from games import broadcast, services, timers
-from games.error_messages import message_for
-from games.protocol import ProtocolError, parse
+from games import services
+from games.live import broadcast, timer_loop
+from games.live.protocol import ProtocolError, parse
+from games.text.errors import message_for
 
 log = logging.getLogger(__name__)
 
@@ -98,7 +99,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
             await self.close(code=CLOSE_CODES.get(refusal, 4400))
             return
         if settings.TROCCAS_MODE == "embedded":
-            timers.embedded.ensure_started()
+            timer_loop.embedded.ensure_started()
         async with self.room_lock:
             await _db(services.connect)(self.code, self.user, self.channel_name)
         self.registered = True

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.urls import URLPattern, re_path
 
-from games.consumers import RoomConsumer
+from games.live.consumers import RoomConsumer
 
 websocket_urlpatterns: list[URLPattern] = [
     re_path(r"^ws/rooms/(?P<code>[a-z0-9]{4,16})/$", RoomConsumer.as_asgi()),
@@ -13,6 +13,6 @@ websocket_urlpatterns: list[URLPattern] = [
 
 if settings.TROCCAS_BENCH_ECHO:
     # Benchmark only (bench/ws_load.py): a bare echo to compare the table's latency with.
-    from games.echo import EchoConsumer
+    from bench.echo import EchoConsumer
 
     websocket_urlpatterns.append(re_path(r"^ws/echo/$", EchoConsumer.as_asgi()))

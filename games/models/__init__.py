@@ -1,0 +1,36 @@
+"""The games app's models, one module per concern: the table (rooms, seats, matches, deals,
+tricks, Narr debts, the action log, open sockets), the translated content, the standings.
+
+Only `games/services/` writes game rows (ARCHITECTURE.md convention 9, a test and the import
+contracts in pyproject.toml hold it); these modules never import the engine.
+"""
+
+from games.models.content import Announcement, FAQEntry
+from games.models.standings import PairStats, PlayerRating, RatingHistory
+from games.models.table import (
+    INVITE_ALPHABET,
+    INVITE_LENGTH,
+    Connection,
+    DeadlineKind,
+    DebtStatus,
+    Match,
+    MatchStatus,
+    NarrDebt,
+    Phase,
+    Room,
+    Round,
+    RoundAction,
+    Seat,
+    Team,
+    Trick,
+    Visibility,
+    Winner,
+    new_invite_code,
+)
+
+__all__ = [
+    "INVITE_ALPHABET", "INVITE_LENGTH", "Announcement", "Connection", "DeadlineKind",
+    "DebtStatus", "FAQEntry", "Match", "MatchStatus", "NarrDebt", "PairStats", "Phase",
+    "PlayerRating", "RatingHistory", "Room", "Round", "RoundAction", "Seat", "Team", "Trick",
+    "Visibility", "Winner", "new_invite_code",
+]

@@ -1,0 +1,34 @@
+"""The only writer of game rows (ARCHITECTURE.md §5, §6, §9).
+
+Doors (consumers, views, the API, tasks, the admin, bots) call what this package exports:
+
+- `submit` — a player's command (games/services/writer.py, lobby commands in lobby.py);
+- `fire_deadline`, `sweep_deadlines` — the timers (deadlines.py);
+- `connect`, `disconnect`, `touch`, `connected_users`, `may_watch` — presence (presence.py);
+- `create_room` (rooms.py), `staff_close_room`, `staff_end_match` (the admin's actions);
+- `table_snapshot` — a read-only picture of a table for a sync.
+"""
+
+from games.services.commands import Command
+from games.services.deadlines import fire_deadline, sweep_deadlines
+from games.services.errors import ServiceError
+from games.services.lobby import staff_close_room, staff_end_match
+from games.services.presence import (
+    PRESENCE_TIMEOUT,
+    connect,
+    connected_users,
+    disconnect,
+    may_watch,
+    seat_of_user,
+    touch,
+)
+from games.services.rooms import create_room
+from games.services.table import rules_of
+from games.services.writer import Outcome, key_of, shuffled_deck, submit, table_snapshot
+
+__all__ = [
+    "PRESENCE_TIMEOUT", "Command", "Outcome", "ServiceError", "connect", "connected_users",
+    "create_room", "disconnect", "fire_deadline", "key_of", "may_watch", "rules_of",
+    "seat_of_user", "shuffled_deck", "staff_close_room", "staff_end_match", "submit",
+    "sweep_deadlines", "table_snapshot", "touch",
+]

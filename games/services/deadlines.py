@@ -1,0 +1,80 @@
+"""Deals' timers: the reveal window and the turn timer (RULES.md §5, §12; ARCHITECTURE.md §8).
+
+`fire_deadline` is what a wake-up calls (a Celery task, or the embedded loop); `sweep_deadlines`
+fires every overdue deadline (Celery beat, or the embedded loop), so a lost wake-up delays a
+timer by at most the sweep interval. Both are idempotent: a duplicate, stale or early call does
+nothing (an early one re-arms itself).
+"""
+
+from __future__ import annotations
+
+import logging
+
+from django.db import transaction
+from django.utils import timezone
+
+from games.engine import RuleError
+from games.models import MatchStatus, Room, Round
+from games.services.table import Table, apply_engine, finish, load_room, schedule_wakeup
+
+log = logging.getLogger(__name__)
+
+
+def fire_overdue(t: Table) -> bool:
+    """Apply the deal's timer if its deadline has passed (END_REVEAL or TURN_TIMEOUT)."""
+    rnd = t.round
+    if rnd is None or rnd.deadline is None or rnd.deadline > t.now or t.state is None:
+        return False
+    if t.room.closed is not None:
+        return False
+    kind = "end_reveal" if rnd.deadline_kind == "reveal" else "turn_timeout"
+    try:
+        apply_engine(t, {"type": kind}, None, None, None)
+    except RuleError:
+        # The phase moved on without clearing the deadline: clear it so it is not retried.
+        rnd.deadline, rnd.deadline_kind = None, ""
+        rnd.save(update_fields=["deadline", "deadline_kind"])
+        return False
+    return True
+
+
+def fire_deadline(round_id: int, version: int) -> bool:
+    """A timer's wake-up: apply the round's overdue deadline if the table has not moved on."""
+    return fire(round_id, version) is not None
+
+
+def fire(round_id: int, version: int) -> tuple[int, int] | None:
+    """Fire; return the table's (version before, version after), or None if nothing fired."""
+    with transaction.atomic():
+        rnd = Round.objects.filter(pk=round_id).select_related("match").first()
+        if rnd is None:
+            return None
+        room = Room.objects.select_for_update(of=("self",)).select_related("owner").get(
+            pk=rnd.match.room_id)
+        t = load_room(room, timezone.now())
+        if t.round is None or t.round.pk != round_id or t.round.version != version:
+            return None
+        if t.round.deadline is not None and t.round.deadline > t.now:
+            schedule_wakeup(round_id, version, t.round.deadline)
+            return None
+        if not fire_overdue(t):
+            return None
+        finish(t)
+        return t.version_before, t.room.version
+
+
+def sweep_deadlines(limit: int = 200) -> int:
+    """Fire every overdue deadline. Returns how many.
+
+    The most overdue first; one table that fails to fire (logged) does not hold up the
+    others' timers — each fires in its own transaction."""
+    now = timezone.now()
+    due = list(Round.objects.filter(deadline__lte=now, match__status=MatchStatus.RUNNING)
+               .order_by("deadline").values_list("pk", "version")[:limit])
+    fired = 0
+    for rid, ver in due:
+        try:
+            fired += fire_deadline(rid, ver)
+        except Exception:  # noqa: BLE001 - the next sweep retries this one
+            log.exception("deadline of round %s (v%s) failed to fire", rid, ver)
+    return fired

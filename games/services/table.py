@@ -1,0 +1,303 @@
+"""One table's rows under the writer's lock, and what every write does with them.
+
+Shared by the writer (players' commands), the lobby commands and the deadlines: load the room,
+its match and its current deal in one statement; apply one engine action and persist what it
+changed; append to the action log; compare-and-set the version; after commit, announce the
+table and arm its next timer (ARCHITECTURE.md §5, §6).
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from games.engine import (
+    CARD_IDS,
+    DEALING,
+    MATCH_OVER,
+    PLAY,
+    REVEAL,
+    SCART,
+    MatchState,
+    apply,
+    from_json,
+    to_json,
+)
+from games.engine.options import Options
+from games.history import standings
+from games.models import Match, MatchStatus, NarrDebt, Room, Round, Trick
+from games.services import outbox, sql, wakeups
+from games.services.errors import ServiceError
+from games.services.snapshot import SeatInfo, TableSnapshot, lobby_state
+from games.services.sql import SeatRow
+
+# A connection whose process died stops refreshing last_seen; after this it counts as away.
+PRESENCE_TIMEOUT = timedelta(seconds=75)
+
+
+@dataclass
+class Table:
+    """The rows of one table, loaded under the lock."""
+
+    room: Room
+    match: Match | None
+    round: Round | None
+    state: MatchState | None
+    version_before: int
+    now: datetime
+    events: list[Any] = field(default_factory=list)
+    changed: bool = False
+    # The room's seats, read once per transaction (the game commands and the snapshot both
+    # need them); None again after a lobby command changed them.
+    seats: list[SeatRow] | None = None
+    # The room's own columns as loaded: the version compare-and-set writes the others only
+    # when a command changed them (most actions change the version alone).
+    room_was: tuple[Any, ...] = ()
+
+
+# The Room columns a command may change besides the version (see `finish`).
+_ROOM_FIELDS = ("owner", "current_match", "closed", "options", "visibility",
+                "allow_spectators", "name")
+
+
+def _room_fields(room: Room) -> tuple[Any, ...]:
+    return (room.owner_id, room.current_match_id, room.closed, room.options, room.visibility,
+            room.allow_spectators, room.name)
+
+
+def rules_of(room: Room) -> Options:
+    """The room's house rules as the engine's frozen dataclass (defaults filled in)."""
+    return Options.from_json(room.options)
+
+
+# --- reading -----------------------------------------------------------------------------
+
+def _table(room: Room, match: Match | None, rnd: Round | None, now: datetime) -> Table:
+    state = from_json(rnd.engine_state) if rnd is not None else None
+    return Table(room, match, rnd, state, room.version, now, room_was=_room_fields(room))
+
+
+def load_code(code: str, *, lock: bool) -> Table:
+    """The table of a room code: its room (locked if `lock`), match and current deal in one
+    statement (games/services/sql.py)."""
+    rows = sql.load_table(code, lock=lock)
+    if rows is None:
+        raise Room.DoesNotExist(code)
+    return _table(*rows, timezone.now())
+
+
+def lock_code(code: str) -> Table:
+    """The table of a room code, locked for this transaction; ROOM_NOT_FOUND if none."""
+    try:
+        return load_code(code, lock=True)
+    except Room.DoesNotExist:
+        raise ServiceError("ROOM_NOT_FOUND") from None
+
+
+def load_room(room: Room, now: datetime) -> Table:
+    """The table of a room row the caller already holds (locked by the caller)."""
+    match = room.current_match
+    rnd = match.rounds.order_by("-number").first() if match is not None else None
+    return _table(room, match, rnd, now)
+
+
+def _seats(room: Room, now: datetime) -> list[SeatRow]:
+    """The room's seats with their players' names, each marked `online` (a live socket within
+    PRESENCE_TIMEOUT): one statement, since every broadcast needs both (bench/ws_load.py)."""
+    return sql.seat_rows(room.pk, now - PRESENCE_TIMEOUT)
+
+
+def seats_of(t: Table) -> list[SeatRow]:
+    if t.seats is None:
+        t.seats = _seats(t.room, t.now)
+    return t.seats
+
+
+def _display_name(user: Any) -> str:
+    return getattr(user, "display_name", "") or user.get_username()
+
+
+def snapshot(t: Table, seats: list[SeatRow] | None = None) -> TableSnapshot:
+    """Everything every audience of the table may be shown, as of this transaction."""
+    room = t.room
+    seats = _seats(room, t.now) if seats is None else seats
+    owner = next((s for s in seats if s.user_id == room.owner_id), None)
+    owner_seat = owner.index if owner is not None else None
+    state = t.state if t.state is not None else lobby_state(rules_of(room), owner_seat)
+    match = None
+    if t.match is not None:
+        match = {"id": t.match.pk, "number": t.match.number, "status": t.match.status}
+    room_json = {
+        "code": room.code,
+        "name": room.name,
+        "owner": {"id": room.owner_id,
+                  "name": owner.name if owner is not None else _display_name(room.owner)},
+        "visibility": room.visibility,
+        "allow_spectators": room.allow_spectators,
+        "closed": room.closed is not None,
+        "options": room.options,
+    }
+    return TableSnapshot(
+        code=room.code,
+        version=room.version,
+        room=room_json,
+        seats=[SeatInfo(s.index, s.team, s.user_id, s.name, s.joined.isoformat())
+               for s in seats if s.index is not None],
+        connected={s.user_id for s in seats if s.online},
+        state=state,
+        match=match,
+        deadline=t.round.deadline if t.round is not None else None,
+        deadline_kind=t.round.deadline_kind if t.round is not None else "",
+        events=t.events,
+    )
+
+
+# --- writing -----------------------------------------------------------------------------
+
+def bump(t: Table) -> int:
+    """The table's next version (written by `finish`'s compare-and-set)."""
+    t.room.version += 1
+    t.changed = True
+    return t.room.version
+
+
+def finish(t: Table) -> None:
+    """Compare-and-set the version, then schedule the broadcast and the timer after commit."""
+    if not t.changed:
+        return
+    fields = ["version"]
+    if _room_fields(t.room) != t.room_was:
+        fields += _ROOM_FIELDS
+    updated = sql.update_row(t.room, fields, version_was=t.version_before)
+    if updated != 1:
+        raise ServiceError("STALE_VERSION")
+    outbox.table_changed(snapshot(t, t.seats))
+    rnd = t.round
+    if rnd is not None and rnd.deadline is not None:
+        schedule_wakeup(rnd.pk, rnd.version, rnd.deadline)
+
+
+def schedule_wakeup(round_id: int, version: int, when: datetime) -> None:
+    """Arm the deal's timer once the transaction commits."""
+    transaction.on_commit(lambda: wakeups.schedule(round_id, version, when))
+
+
+def log_action(t: Table, rnd: Round | None, user: Any, seat: int | None, kind: str,
+               payload: dict[str, Any], key: str | None, version: int) -> None:
+    """Append one accepted action to the log (RoundAction, append-only)."""
+    # A deal's actions are numbered by its own counter, bumped and saved with the round row
+    # in `apply_engine` before this (no MAX(sequence) query on every action).
+    sequence = rnd.actions_logged if rnd is not None else None
+    sql.insert_action(
+        room_id=t.room.pk, round_id=rnd.pk if rnd is not None else None, sequence=sequence,
+        version=version, actor_id=user.pk if user is not None else None, actor_seat=seat,
+        kind=kind, payload=payload, action_id=key or f"system:{secrets.token_hex(12)}",
+        created=t.now,
+    )
+
+
+def next_deadline(state: MatchState, now: datetime) -> tuple[datetime | None, str]:
+    """The next timer of a deal (RULES §5 reveal window, §12 turn timer), or none."""
+    opts = state.options
+    if state.phase == REVEAL:
+        return now + timedelta(seconds=opts.reveal_seconds), "reveal"
+    if opts.turn_seconds and state.phase in (DEALING, SCART, PLAY):
+        return now + timedelta(seconds=opts.turn_seconds), "turn"
+    return None, ""
+
+
+# What an action can change in an existing round row (an UPDATE of these alone: the deck and
+# the match never change, and the row is written on every action).
+_ROUND_PLAY_FIELDS = ["engine_state", "version", "actions_logged", "phase", "is_bock", "deadline",
+                      "deadline_kind", "points_a", "points_b", "finished"]
+
+
+def apply_engine(t: Table, action: dict[str, Any], user: Any, seat: int | None,
+                 key: str | None) -> None:
+    """Apply one engine action and persist everything it changed (raises RuleError)."""
+    assert t.state is not None and t.match is not None
+    new_state, events = apply(t.state, action)
+    version = bump(t)
+    kind = action["type"]
+    deal = new_state.deal
+    assert deal is not None
+    rnd = t.round
+    created = kind in ("start_round", "regame")
+    if created:
+        rnd = Round(
+            match=t.match, number=deal.number, dealer=deal.dealer, deck=action["deck"],
+            engine_state={}, version=version, phase=new_state.phase, is_bock=deal.is_bock,
+            started=t.now,
+        )
+        t.round = rnd
+    assert rnd is not None
+    rnd.engine_state = to_json(new_state)
+    rnd.version = version
+    rnd.actions_logged += 1  # this action's sequence in the deal's log (`log_action`)
+    rnd.phase = new_state.phase
+    rnd.is_bock = deal.is_bock
+    rnd.deadline, rnd.deadline_kind = next_deadline(new_state, t.now)
+    if deal.points is not None and rnd.points_a is None:
+        rnd.points_a, rnd.points_b = deal.points
+        rnd.finished = t.now
+    if created:
+        rnd.save()
+    else:
+        sql.update_row(rnd, _ROUND_PLAY_FIELDS)
+    _persist_tricks_and_debts(rnd, new_state, events, t.now)
+    payload = {k: v for k, v in action.items() if k not in ("deck", "seat", "type")}
+    log_action(t, rnd, user, seat, kind, payload, key, version)
+    match = t.match
+    before = (match.total_a, match.total_b, match.deals_played, match.bock_pending,
+              match.status)
+    match.total_a, match.total_b = new_state.totals
+    match.deals_played = new_state.deals_played
+    match.bock_pending = new_state.bock_pending
+    if new_state.phase == MATCH_OVER and match.status == MatchStatus.RUNNING:
+        match.status = MatchStatus.FINISHED
+        match.winner = new_state.winner or ""
+        match.finished = t.now
+    # Most actions leave the match row alone (totals move only when a deal is scored): skip
+    # the write then, it is one of the few queries on every card played.
+    if kind in ("start_round",) or before != (match.total_a, match.total_b, match.deals_played,
+                                              match.bock_pending, match.status):
+        match.save()
+    if before[4] == MatchStatus.RUNNING and match.status == MatchStatus.FINISHED:
+        # Issue #7: standings and ratings are updated in the transaction that ends the match.
+        standings.record_match(match)
+    t.state = new_state
+    t.events.extend(events)
+
+
+def _persist_tricks_and_debts(rnd: Round, state: MatchState, events: list[Any],
+                              now: datetime) -> None:
+    deal = state.deal
+    assert deal is not None
+    for e in events:
+        if e.kind != "trick_won":
+            continue
+        trick = deal.tricks[e.trick - 1]
+        b = trick.buob
+        Trick.objects.create(
+            round=rnd, number=trick.number, leader=trick.leader,
+            cards=[{"seat": s, "card": CARD_IDS[c]} for s, c in trick.cards],
+            winner=trick.winner, completed=now,
+            buob_call=None if b is None else {
+                "caller": b.caller, "suit": b.suit, "target": b.target, "mode": b.mode,
+                "returned_card": None if b.returned_card is None
+                else CARD_IDS[b.returned_card]},
+        )
+    for e in events:
+        if e.kind == "narr_debt_created":
+            NarrDebt.objects.create(
+                round=rnd, debtor=e.debtor, creditor=e.creditor,
+                trick=Trick.objects.filter(round=rnd, number=e.trick).first(), created=now,
+            )
+        elif e.kind == "narr_debt_settled":
+            NarrDebt.objects.filter(round=rnd).update(
+                status="settled", paid_card=CARD_IDS[e.card], settled=now)

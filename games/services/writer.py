@@ -1,0 +1,210 @@
+"""The door every command comes through: `submit` (ARCHITECTURE.md §5, §6, §9).
+
+A client's (or a bot's) command runs in one short transaction with the room row locked
+(`select_for_update` on PostgreSQL; SQLite's IMMEDIATE transactions serialise writers): the
+version it acted on is checked, the command is applied (game commands through the engine,
+lobby commands through games/services/lobby.py), everything is stored with the action log, the
+version is compare-and-set, and only after commit is the table announced and its timer armed
+(games/services/table.py).
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.db.models import Max
+
+from games.engine import CARD_IDS, MATCH_OVER, RuleError, apply
+from games.models import Match, MatchStatus, Room, RoundAction
+from games.services import deadlines
+from games.services.commands import Command
+from games.services.errors import ServiceError
+from games.services.lobby import lobby_command
+from games.services.snapshot import TableSnapshot, lobby_state
+from games.services.sql import SeatRow
+from games.services.table import (
+    Table,
+    apply_engine,
+    bump,
+    finish,
+    load_code,
+    lock_code,
+    log_action,
+    rules_of,
+    seats_of,
+    snapshot,
+)
+
+log = logging.getLogger(__name__)
+_rng = secrets.SystemRandom()
+
+
+@dataclass
+class Outcome:
+    ok: bool
+    version: int
+    code: str | None = None
+    duplicate: bool = False
+
+
+class _Overdue(Exception):
+    """The table's timer ran out before this command: fire it first (see `submit`)."""
+
+    def __init__(self, round_id: int, version: int) -> None:
+        super().__init__(round_id, version)
+        self.round_id, self.version = round_id, version
+
+
+def shuffled_deck() -> list[str]:
+    """A uniformly shuffled deck from the operating system's CSPRNG (RULES.md §5)."""
+    deck = list(CARD_IDS)
+    _rng.shuffle(deck)
+    return deck
+
+
+def table_snapshot(code: str) -> TableSnapshot:
+    """The table as it is now (for a sync or a fresh connection); no lock, read-only."""
+    return snapshot(load_code(code, lock=False))
+
+
+def _action_key(user: Any, action_id: str) -> str:
+    # Namespaced by player: one client's ids can never collide with another's.
+    return f"{user.pk}:{action_id}"
+
+
+def key_of(user: Any, cmd: Command) -> str | None:
+    return _action_key(user, cmd.action_id) if cmd.action_id and user is not None else None
+
+
+def submit(code: str, user: Any, cmd: Command) -> Outcome:
+    """Apply one client command to a table. The door for consumers, views and bots."""
+    # An overdue timer is applied first, in its own transaction, as if it had fired on time
+    # (ARCHITECTURE §8); a client who acted on the version just before it is not refused.
+    # The deadline is read from the round loaded under the lock (no query of its own on every
+    # command, bench/ws_load.py): when it has passed, this transaction is abandoned before it
+    # changed anything, the timer fires, and the command runs once more.
+    try:
+        return _submit(code, user, cmd)
+    except _Overdue as due:
+        fired = deadlines.fire(due.round_id, due.version)
+        return _submit(code, user, cmd, fired, timer_checked=True)
+
+
+def _submit(code: str, user: Any, cmd: Command, fired: tuple[int, int] | None = None,
+            timer_checked: bool = False) -> Outcome:
+    try:
+        with transaction.atomic():
+            t = lock_code(code)
+            room, rnd = t.room, t.round
+            if (not timer_checked and rnd is not None and rnd.deadline is not None
+                    and rnd.deadline <= t.now and t.match is not None
+                    and t.match.status == MatchStatus.RUNNING):
+                raise _Overdue(rnd.pk, rnd.version)
+            key = key_of(user, cmd)
+            # A repeated action_id (a double click, a resend after a lost ack) is found without
+            # a query of its own on the way of every action: if the command is refused, the log
+            # is asked below whether it was already applied; if it is applied again, inserting
+            # its log row breaks the unique action_id and the transaction rolls back.
+            accepted = {room.version}
+            if fired is not None and fired[1] == room.version:
+                accepted.add(fired[0])
+            if cmd.expected_version is not None and cmd.expected_version not in accepted:
+                raise ServiceError("STALE_VERSION")
+            if room.closed is not None:
+                raise ServiceError("ROOM_CLOSED")
+            if cmd.is_game:
+                _game_command(t, user, cmd, key)
+            else:
+                lobby_command(t, user, cmd.type, cmd.fields, key)
+            finish(t)
+            return Outcome(True, t.room.version)
+    except (ServiceError, RuleError) as exc:
+        # The transaction rolled back: nothing changed.
+        if key_of(user, cmd) and _logged(key_of(user, cmd)):
+            return Outcome(True, _current_version(code), duplicate=True)
+        return Outcome(False, _current_version(code), exc.code)
+    except IntegrityError:
+        # The unique log key: this action_id was applied before (or by a concurrent copy),
+        # so this one is acknowledged, not repeated. Any other broken constraint is a bug and
+        # is not dressed up as a duplicate.
+        key = key_of(user, cmd)
+        if key is None or not _logged(key):
+            raise
+        log.info("room %s: action %s was applied before; acknowledged as a duplicate",
+                 code, cmd.action_id)
+        return Outcome(True, _current_version(code), duplicate=True)
+
+
+def _logged(key: str) -> bool:
+    return RoundAction.objects.filter(action_id=key).exists()
+
+
+def _current_version(code: str) -> int:
+    return Room.objects.filter(code=code).values_list("version", flat=True).first() or 0
+
+
+def _seat_of(t: Table, user: Any) -> SeatRow | None:
+    return next((s for s in seats_of(t) if s.user_id == user.pk), None)
+
+
+def _game_command(t: Table, user: Any, cmd: Command, key: str | None) -> None:
+    room = t.room
+    seat = _seat_of(t, user)
+    is_owner = room.owner_id == user.pk
+    kind = cmd.type
+    if seat is None or seat.index is None:
+        # The owner's seat deals first (RULES §3): an owner without a seat is told so.
+        raise ServiceError("OWNER_NOT_SEATED" if kind == "start_round" and is_owner
+                           else "NOT_SEATED")
+    if kind in ("start_round", "end_match", "new_match") and not is_owner:
+        raise ServiceError("NOT_ROOM_OWNER")
+    if kind == "start_round":
+        _start_match(t, user, seat, key)
+        return
+    if t.state is None:
+        raise RuleError("WRONG_PHASE")
+    if kind == "regame" and rules_of(room).regame_by == "owner" and not is_owner:
+        # With regame_by=owner the web layer reserves REGAME for the owner (RULES §11).
+        if t.state.phase != MATCH_OVER:
+            raise ServiceError("NOT_ROOM_OWNER")
+    action: dict[str, Any] = {"type": kind, "seat": seat.index, **cmd.fields}
+    if kind == "regame":
+        action["deck"] = shuffled_deck()
+    if kind == "new_match":
+        # Checked by the engine (only from MATCH_OVER); the room then returns to its lobby.
+        apply(t.state, action)
+        version = bump(t)
+        room.current_match = None
+        log_action(t, None, user, seat.index, kind, {}, key, version)
+        t.match, t.round, t.state = None, None, None
+        return
+    apply_engine(t, action, user, seat.index, key)
+
+
+def _start_match(t: Table, user: Any, owner_seat: SeatRow, key: str | None) -> None:
+    room = t.room
+    if room.current_match is not None:
+        raise RuleError("WRONG_PHASE")
+    seats = seats_of(t)
+    teams = [s.team for s in seats if s.index is not None]
+    if teams.count("A") != 2 or teams.count("B") != 2:
+        raise ServiceError("TEAMS_NOT_BALANCED")
+    # A-B-A-B normalisation (RULES §3): the seats hold their slot; a slot's parity is its team,
+    # so team A sits on 0 and 2 and team B on 1 and 3 by construction.
+    by_index = {s.index: s for s in seats}
+    options = rules_of(room)
+    number = (room.matches.aggregate(n=Max("number"))["n"] or 0) + 1
+    match = Match.objects.create(
+        room=room, number=number, options=options.to_json(),
+        player_0_id=by_index[0].user_id, player_1_id=by_index[1].user_id,
+        player_2_id=by_index[2].user_id, player_3_id=by_index[3].user_id, started=t.now,
+    )
+    room.current_match = match
+    t.match = match
+    t.state = lobby_state(options, owner_seat.index)
+    deck = shuffled_deck()
+    apply_engine(t, {"type": "start_round", "deck": deck}, user, owner_seat.index, key)
