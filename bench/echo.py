@@ -1,6 +1,6 @@
 """A bare websocket echo, for benchmarks only (bench/ws_load.py, docs/operations.md).
 
-Mounted at /ws/echo/ by games/routing.py only when settings.TROCCAS_BENCH_ECHO is on
+Mounted at /ws/echo/ by games/live/routing.py only when settings.TROCCAS_BENCH_ECHO is on
 (environment TROCCAS_BENCH_ECHO=1); off by default, so a production site never serves it. It
 sits behind the same origin check and session middleware as the table sockets and touches
 neither the database nor the channel layer: its round trip is the floor that the table's

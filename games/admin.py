@@ -52,6 +52,32 @@ class StaffViewMixin:
         return bool(request.user.is_active and request.user.is_staff)
 
 
+class NoWrites:
+    """Game rows are written by the services alone (ARCHITECTURE.md §9): nobody adds, changes
+    or deletes one through a form. Staff act through the admin actions, which call the
+    services, so the version moves, the action is logged and the players' tables learn of it."""
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+class ReadOnlyAdmin(NoWrites, StaffViewMixin, admin.ModelAdmin):
+    """Rows nobody edits by hand: game rows, the append-only action log and what is derived
+    from history."""
+
+    def has_moderate_permission(self, request: HttpRequest) -> bool:
+        # The admin actions that call the services: for staff who hold the model's change
+        # permission (the forms themselves stay read-only).
+        opts = self.opts
+        return bool(request.user.has_perm(f"{opts.app_label}.change_{opts.model_name}"))
+
+
 class OpenFilter(admin.SimpleListFilter):
     title = _("state")
     parameter_name = "state"
@@ -67,7 +93,7 @@ class OpenFilter(admin.SimpleListFilter):
         return queryset
 
 
-class SeatInline(admin.TabularInline):
+class SeatInline(NoWrites, admin.TabularInline):
     model = Seat
     extra = 0
     fields = ("user", "team", "index", "joined")
@@ -75,7 +101,7 @@ class SeatInline(admin.TabularInline):
 
 
 @admin.register(Room)
-class RoomAdmin(StaffViewMixin, admin.ModelAdmin):
+class RoomAdmin(ReadOnlyAdmin):
     list_display = ("code", "name", "owner", "visibility", "allow_spectators", "seat_count",
                     "created", "closed")
     list_filter = (OpenFilter, "visibility", "allow_spectators", "created")
@@ -99,7 +125,7 @@ class RoomAdmin(StaffViewMixin, admin.ModelAdmin):
     def options_pretty(self, obj: Room) -> SafeString:
         return pretty_json(obj.options)
 
-    @admin.action(description=_("Close selected rooms"), permissions=["change"])
+    @admin.action(description=_("Close selected rooms"), permissions=["moderate"])
     def close_rooms(self, request: HttpRequest, queryset: QuerySet[Room]) -> None:
         # Through the services, one room at a time, as its owner would: the version moves, the
         # action is logged and the players' tables learn of it.
@@ -114,7 +140,7 @@ class RoomAdmin(StaffViewMixin, admin.ModelAdmin):
 
 
 @admin.register(Seat)
-class SeatAdmin(StaffViewMixin, admin.ModelAdmin):
+class SeatAdmin(ReadOnlyAdmin):
     list_display = ("room", "user", "team", "index", "joined")
     list_filter = ("team", "index")
     search_fields = ("room__code", "room__name", "user__username", "user__display_name")
@@ -122,7 +148,7 @@ class SeatAdmin(StaffViewMixin, admin.ModelAdmin):
     list_select_related = ("room", "user")
 
 
-class RoundInline(admin.TabularInline):
+class RoundInline(NoWrites, admin.TabularInline):
     model = Round
     extra = 0
     fields = ("number", "dealer", "phase", "version", "is_bock", "points_a", "points_b",
@@ -131,12 +157,9 @@ class RoundInline(admin.TabularInline):
     show_change_link = True
     can_delete = False
 
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
 
 @admin.register(Match)
-class MatchAdmin(StaffViewMixin, admin.ModelAdmin):
+class MatchAdmin(ReadOnlyAdmin):
     list_display = ("__str__", "room", "status", "total_a", "total_b", "winner",
                     "deals_played", "started", "finished")
     list_filter = ("status", "winner", "started")
@@ -154,7 +177,7 @@ class MatchAdmin(StaffViewMixin, admin.ModelAdmin):
         return pretty_json(obj.options)
 
     @admin.action(description=_("End selected running matches (abandoned)"),
-                  permissions=["change"])
+                  permissions=["moderate"])
     def end_matches(self, request: HttpRequest, queryset: QuerySet[Match]) -> None:
         count = sum(services.staff_end_match(match.room, request.user)
                     for match in queryset.filter(status=MatchStatus.RUNNING)
@@ -167,19 +190,16 @@ class MatchAdmin(StaffViewMixin, admin.ModelAdmin):
         )
 
 
-class TrickInline(admin.TabularInline):
+class TrickInline(NoWrites, admin.TabularInline):
     model = Trick
     extra = 0
     fields = ("number", "leader", "cards", "winner", "buob_call", "completed")
     readonly_fields = fields
     can_delete = False
 
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
 
 @admin.register(Round)
-class RoundAdmin(StaffViewMixin, admin.ModelAdmin):
+class RoundAdmin(ReadOnlyAdmin):
     list_display = ("__str__", "match", "number", "phase", "dealer", "version", "is_bock",
                     "deadline", "deadline_kind")
     list_filter = ("phase", "is_bock", "deadline_kind", "started")
@@ -216,7 +236,7 @@ class RoundAdmin(StaffViewMixin, admin.ModelAdmin):
 
 
 @admin.register(Trick)
-class TrickAdmin(StaffViewMixin, admin.ModelAdmin):
+class TrickAdmin(ReadOnlyAdmin):
     list_display = ("__str__", "round", "leader", "winner", "has_buob_call", "completed")
     list_filter = ("winner", "leader")
     search_fields = ("round__match__room__code",)
@@ -229,26 +249,13 @@ class TrickAdmin(StaffViewMixin, admin.ModelAdmin):
 
 
 @admin.register(NarrDebt)
-class NarrDebtAdmin(StaffViewMixin, admin.ModelAdmin):
+class NarrDebtAdmin(ReadOnlyAdmin):
     list_display = ("__str__", "round", "debtor", "creditor", "status", "paid_card",
                     "created", "settled")
     list_filter = ("status", "debtor")
     search_fields = ("round__match__room__code", "paid_card")
     raw_id_fields = ("round", "trick")
     list_select_related = ("round__match__room",)
-
-
-class ReadOnlyAdmin(StaffViewMixin, admin.ModelAdmin):
-    """Rows nobody edits by hand: the append-only action log and what is derived from history."""
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
 
 @admin.register(RoundAction)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.urls import URLPattern, re_path
+from django.utils.module_loading import import_string
 
 from games.live.consumers import RoomConsumer
 
@@ -12,7 +13,7 @@ websocket_urlpatterns: list[URLPattern] = [
 ]
 
 if settings.TROCCAS_BENCH_ECHO:
-    # Benchmark only (bench/ws_load.py): a bare echo to compare the table's latency with.
-    from bench.echo import EchoConsumer
-
-    websocket_urlpatterns.append(re_path(r"^ws/echo/$", EchoConsumer.as_asgi()))
+    # Benchmark only (bench/ws_load.py): a bare echo to compare the table's latency with. It
+    # lives with the benchmarks, not in the product, and is loaded by name only when asked for.
+    echo = import_string("bench.echo.EchoConsumer")
+    websocket_urlpatterns.append(re_path(r"^ws/echo/$", echo.as_asgi()))
