@@ -10,8 +10,8 @@ PORT ?= 8000
 SERVICES_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/test
 SERVICES_REDIS_URL ?= redis://127.0.0.1:6379/0
 
-.PHONY: run test test-embedded test-services test-engine lint venv messages sysdeps \
-	sysdeps-gettext bench clean
+.PHONY: run test checks test-embedded test-services test-engine lint contracts typecheck \
+	typecheck-js venv messages sysdeps sysdeps-gettext bench clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -41,9 +41,13 @@ run: venv messages
 	$(BIN)/uvicorn troccas_site.asgi:application --host $(HOST) --port $(PORT) \
 		--ws-max-size 16384
 
-# The whole suite twice: on the embedded default (SQLite, in-memory layer, in-process timers)
-# and on the distributed setup (PostgreSQL, Redis, Celery).
-test: test-embedded test-services
+# The checks that keep the layers apart first (quick, and a broken contract fails the run
+# before twelve minutes of suite), then the whole suite twice: on the embedded default
+# (SQLite, in-memory layer, in-process timers) and on the distributed setup (PostgreSQL,
+# Redis, Celery).
+test: checks test-embedded test-services
+
+checks: lint contracts typecheck typecheck-js
 
 test-embedded: venv messages sysdeps
 	$(BIN)/python -m pytest -p no:cacheprovider
@@ -58,8 +62,20 @@ test-engine: venv
 lint: venv
 	$(BIN)/ruff check .
 
+# The import contracts of pyproject.toml: the engine, the models and the services stay apart.
+contracts: venv
+	$(BIN)/lint-imports
+
+# mypy: games/engine strict, games/services with the Django plugin.
+typecheck: venv
+	@bash scripts/mypy.sh
+
+# The table's JavaScript: `tsc --noEmit --checkJs`, TypeScript pinned in package.json.
+typecheck-js:
+	@bash scripts/typecheck-js.sh
+
 bench: venv
 	$(BIN)/python bench/engine.py
 
 clean:
-	rm -rf $(VENV) staticfiles
+	rm -rf $(VENV) staticfiles node_modules

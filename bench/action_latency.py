@@ -76,7 +76,9 @@ def run_backend(actions: int, warmup: int, seed: int, profile: str = "") -> dict
         deck_rng.shuffle(deck)
         return deck
 
-    services.shuffled_deck = seeded_deck  # reproducible deals (the bench only)
+    from games.services import writer
+
+    writer.shuffled_deck = seeded_deck  # reproducible deals (the bench only)
     # The after-commit broadcast is part of submit's time; it is also reported on its own.
     from games.live import broadcast
 

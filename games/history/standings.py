@@ -1,6 +1,6 @@
 """Standings (issue #7): statistics and ratings of players and fixed pairs, from finished matches.
 
-`record_match(match)` is called by games/services.py inside the transaction that ends a match;
+`record_match(match)` is called by games/services/ inside the transaction that ends a match;
 `recompute()` (manage.py recompute_standings) rebuilds every row from history. Both go through
 `_apply`, in the canonical order of matches — (finished, id) — so they give the same numbers:
 a match that ends "out of order" (one that finished earlier commits after a later one sharing a
@@ -8,7 +8,7 @@ player) triggers a rebuild instead of an update.
 
 Counted per match: a win, draw or loss; per deal: the team's card points (unmultiplied) and a
 deal won (more than 36); per trick: a BUOB call made, and won if the caller's team took the
-trick. Ratings: games/rating.py (Weng–Lin) — players as 2v2 teams, pairs as single entities.
+trick. Ratings: games/history/rating.py (Weng–Lin) — players as 2v2 teams, pairs as single entities.
 """
 
 from __future__ import annotations

@@ -52,7 +52,7 @@ async def _fan_out(code: str, build: Callable[[int | None], dict[str, Any]]) -> 
         return
     groups = {group_name(code, seat): seat for seat in AUDIENCES}
     if isinstance(layer, BatchingRedisChannelLayer):
-        # Two round trips to Redis for the whole update (games/channel_layer.py), and no
+        # Two round trips to Redis for the whole update (games/live/channel_layer.py), and no
         # frames encoded for an empty audience (most tables have no spectators).
         members = await layer.group_members(list(groups))
         dropped = await layer.send_to_members(

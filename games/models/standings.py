@@ -3,7 +3,7 @@ rating history for the profile chart.
 
 Everything here is derived from finished matches: `games.standings.record_match` updates it in
 the transaction that ends a match, and `manage.py recompute_standings` rebuilds it from history
-with the same result. Imported by games/models.py so Django sees these models.
+with the same result. Imported by games/models/table.py so Django sees these models.
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ with a CPU profiler: over half of an ASGI process). Here those statements are bu
 database vendor from the models' own metadata (table and column names, quoting), and values
 go through the fields' own converters and adapters, so the rows come back as the same model
 instances the ORM would build and go in as the ORM would write them. Everything else in
-`games/services.py` stays ORM.
+`games/services/` stays ORM.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""games/channel_layer.py on the real Redis: delivery, order, capacity, wake-ups, and no message
+"""games/live/channel_layer.py on the real Redis: delivery, order, capacity, wake-ups, and no message
 lost or repeated when a batch's answer never arrives (the distributed run only)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The writer's hot path (games/hot_sql.py, bench/ws_load.py): the rows it reads are the rows the
+"""The writer's hot path (games/services/sql.py, bench/ws_load.py): the rows it reads are the rows the
 ORM reads, a card played costs a fixed handful of statements, and the log stays contiguous."""
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ from games.engine import PLAY, legal_actions
 from games.models import Connection, Match, Room, Round, RoundAction, Seat
 from games.services import sql as hot_sql
 from tests.games import tables
-from tests.games.tables import table_env  # noqa: F401 - autouse fixture
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(60)]
 

@@ -1,4 +1,4 @@
-"""Card names (games/card_names.py) in every language, and the card artwork: the SVG sprite
+"""Card names (games/text/cards.py) in every language, and the card artwork: the SVG sprite
 static/cards/cards.svg and the module static/js/cards.js that draws a card from it."""
 
 from __future__ import annotations
