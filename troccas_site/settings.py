@@ -210,8 +210,8 @@ TROCCAS_LONGEST_COUNTDOWN_SECONDS = 120
 # shortest reveal window (2 s, RULES.md §14) from stalling longer than itself, and a sweep that
 # finds nothing is one indexed query on Round.deadline.
 TROCCAS_SWEEP_SECONDS = 2
-# bench/ws_load.py only: mounts a bare websocket echo at /ws/echo/ (games/live/routing.py) to compare
-# the table's latency with. Never on in production.
+# bench/ws_load.py only: mounts a bare websocket echo at /ws/echo/ (games/live/routing.py) to
+# compare the table's latency with. Never on in production.
 TROCCAS_BENCH_ECHO = env_bool("TROCCAS_BENCH_ECHO", False)
 
 if TROCCAS_MODE == "distributed":

@@ -1,45 +1,169 @@
-"""Rejections carry a stable code from RULES.md §12; sentences are the web layer's business."""
+"""The site's one error type and every code it can send a client (ARCHITECTURE.md §4).
+
+Rejections carry a stable code (RULES.md §12); sentences are the web layer's business
+(games/text/errors.py turns a code into the player's language at the edge).
+
+Why the codes of *every* layer live here, in the engine package: the engine may import nothing
+outside games/engine/ (the import contracts in pyproject.toml, tests/engine/test_engine_purity),
+while the services, the protocol, the consumer and the API may all import the engine. So this
+module is the only one every layer can share; it stays stdlib-only and knows no sentence, only
+codes and the HTTP status a code answers with when it is sent over HTTP.
+"""
 
 from __future__ import annotations
 
+from enum import StrEnum, unique
+from typing import Final
 
-class RuleError(Exception):
+
+@unique
+class ErrorCode(StrEnum):
+    """Every code a client can receive, the engine's and the web layer's. A member is its own
+    name as a string (`ErrorCode.NOT_DEALER == "NOT_DEALER"`), so JSON, logs and comparisons
+    with plain strings are unchanged. Each one has a sentence in games/text/errors.py."""
+
+    # Engine: rule rejections (RULES.md §6-§12; RULE_CODES below).
+    WRONG_PHASE = "WRONG_PHASE"
+    MATCH_OVER = "MATCH_OVER"
+    NOT_DEALER = "NOT_DEALER"
+    NOT_YOUR_TURN = "NOT_YOUR_TURN"
+    UNKNOWN_CARD = "UNKNOWN_CARD"
+    CARD_NOT_IN_HAND = "CARD_NOT_IN_HAND"
+    SCART_WRONG_COUNT = "SCART_WRONG_COUNT"
+    SCART_DUPLICATE = "SCART_DUPLICATE"
+    SCART_FORBIDDEN_CARD = "SCART_FORBIDDEN_CARD"
+    MUST_FOLLOW_SUIT = "MUST_FOLLOW_SUIT"
+    MUST_PLAY_TRUMP = "MUST_PLAY_TRUMP"
+    BUOB_FORCED_JACK = "BUOB_FORCED_JACK"
+    BUOB_TRICK_NOT_OPEN = "BUOB_TRICK_NOT_OPEN"
+    BUOB_ALREADY_CALLED = "BUOB_ALREADY_CALLED"
+    BUOB_NO_KING = "BUOB_NO_KING"
+    BUOB_NOT_ALLOWED_CALLER = "BUOB_NOT_ALLOWED_CALLER"
+    BUOB_KING_SUIT_ALREADY_LED = "BUOB_KING_SUIT_ALREADY_LED"
+    BUOB_SUIT_NOT_CANDIDATE = "BUOB_SUIT_NOT_CANDIDATE"
+    BUOB_NO_TARGET = "BUOB_NO_TARGET"
+    INVALID_ACTION = "INVALID_ACTION"
+    # Engine: room options outside RULES.md §14 (OptionsError).
+    INVALID_OPTIONS = "INVALID_OPTIONS"
+    # Services: permissions, seats and rooms (RULES.md §3, §12; ServiceError).
+    NOT_ROOM_OWNER = "NOT_ROOM_OWNER"
+    TEAMS_NOT_BALANCED = "TEAMS_NOT_BALANCED"
+    OWNER_NOT_SEATED = "OWNER_NOT_SEATED"
+    NOT_SEATED = "NOT_SEATED"
+    SEAT_TAKEN = "SEAT_TAKEN"
+    TEAM_FULL = "TEAM_FULL"
+    ALREADY_SEATED = "ALREADY_SEATED"
+    MATCH_IN_PROGRESS = "MATCH_IN_PROGRESS"
+    NOT_IN_ROOM = "NOT_IN_ROOM"
+    CANNOT_TARGET_SELF = "CANNOT_TARGET_SELF"
+    ROOM_CLOSED = "ROOM_CLOSED"
+    ROOM_NOT_FOUND = "ROOM_NOT_FOUND"
+    SPECTATORS_NOT_ALLOWED = "SPECTATORS_NOT_ALLOWED"
+    NOT_AUTHENTICATED = "NOT_AUTHENTICATED"
+    STALE_VERSION = "STALE_VERSION"
+    # Websocket protocol (docs/protocol.md §4; ProtocolError) and the consumer.
+    MALFORMED_MESSAGE = "MALFORMED_MESSAGE"
+    MESSAGE_TOO_LARGE = "MESSAGE_TOO_LARGE"
+    UNKNOWN_TYPE = "UNKNOWN_TYPE"
+    MISSING_FIELD = "MISSING_FIELD"
+    INVALID_FIELD = "INVALID_FIELD"
+    SYSTEM_ACTION = "SYSTEM_ACTION"
+    RATE_LIMITED = "RATE_LIMITED"
+    SERVER_ERROR = "SERVER_ERROR"
+    # HTTP API (docs/protocol.md §2; ApiError) and the match history's JSON.
+    INVALID_CREDENTIALS = "INVALID_CREDENTIALS"
+    UNSUPPORTED_MEDIA_TYPE = "UNSUPPORTED_MEDIA_TYPE"
+    CSRF_FAILED = "CSRF_FAILED"
+    METHOD_NOT_ALLOWED = "METHOD_NOT_ALLOWED"
+    NOT_FOUND = "NOT_FOUND"
+    MATCH_NOT_FINISHED = "MATCH_NOT_FINISHED"
+
+    @property
+    def http_status(self) -> int:
+        """The HTTP status this code answers with (HTTP_STATUS; 400 if not listed)."""
+        return HTTP_STATUS.get(self, TroccasError.status)
+
+
+# The one table of HTTP statuses: the codes that do not answer 400 Bad Request when sent over
+# HTTP (docs/protocol.md §2). A websocket carries the code alone; its close codes are the
+# consumer's (games/live/consumers.py CLOSE_CODES).
+HTTP_STATUS: Final[dict[ErrorCode, int]] = {
+    ErrorCode.NOT_AUTHENTICATED: 401,
+    ErrorCode.INVALID_CREDENTIALS: 401,
+    ErrorCode.CSRF_FAILED: 403,
+    ErrorCode.SPECTATORS_NOT_ALLOWED: 403,
+    ErrorCode.MATCH_NOT_FINISHED: 403,
+    ErrorCode.ROOM_NOT_FOUND: 404,
+    ErrorCode.NOT_FOUND: 404,
+    ErrorCode.METHOD_NOT_ALLOWED: 405,
+    ErrorCode.MESSAGE_TOO_LARGE: 413,
+    ErrorCode.UNSUPPORTED_MEDIA_TYPE: 415,
+    ErrorCode.RATE_LIMITED: 429,
+    ErrorCode.SERVER_ERROR: 500,
+}
+
+
+class TroccasError(Exception):
+    """Base of every refusal the site reports to a client: a stable `code` and an HTTP `status`.
+
+    `code` may be given as an ErrorCode or as the plain string of one; it is always stored as
+    an ErrorCode. An unknown string raises ValueError at construction: a code no client can be
+    told about is a programming error and must fail loudly (in tests first; tests/site/
+    test_error_codes.py also scans the source for every code raised).
+
+    `status`: the instance's own if given, else the code's (HTTP_STATUS), else the class
+    default below. str(error) is the code unless `description` says more.
+    """
+
+    status: int = 400
+
+    def __init__(self, code: ErrorCode | str, *, status: int | None = None,
+                 description: str | None = None) -> None:
+        self.code: ErrorCode = ErrorCode(code)
+        super().__init__(self.code.value if description is None else description)
+        if status is not None:
+            self.status = status
+        elif self.code in HTTP_STATUS:
+            self.status = HTTP_STATUS[self.code]
+
+
+class RuleError(TroccasError):
     """An action the rules reject. `code` is one of RULE_CODES; the state is left unchanged."""
 
-    def __init__(self, code: str) -> None:
+    def __init__(self, code: ErrorCode | str) -> None:
         super().__init__(code)
-        self.code = code
 
 
-class OptionsError(ValueError):
-    """Room options outside RULES.md §14. `key` names the offending option."""
+class OptionsError(TroccasError, ValueError):
+    """Room options outside RULES.md §14. `key` names the offending option; the code is always
+    INVALID_OPTIONS (still a ValueError, as it always was)."""
 
     def __init__(self, key: str, message: str) -> None:
-        super().__init__(f"{key}: {message}")
+        super().__init__(ErrorCode.INVALID_OPTIONS, description=f"{key}: {message}")
         self.key = key
         self.message = message
 
 
-# Every code the engine can raise (RULES.md §6–§12).
-RULE_CODES: tuple[str, ...] = (
-    "WRONG_PHASE",
-    "MATCH_OVER",
-    "NOT_DEALER",
-    "NOT_YOUR_TURN",
-    "UNKNOWN_CARD",
-    "CARD_NOT_IN_HAND",
-    "SCART_WRONG_COUNT",
-    "SCART_DUPLICATE",
-    "SCART_FORBIDDEN_CARD",
-    "MUST_FOLLOW_SUIT",
-    "MUST_PLAY_TRUMP",
-    "BUOB_FORCED_JACK",
-    "BUOB_TRICK_NOT_OPEN",
-    "BUOB_ALREADY_CALLED",
-    "BUOB_NO_KING",
-    "BUOB_NOT_ALLOWED_CALLER",
-    "BUOB_KING_SUIT_ALREADY_LED",
-    "BUOB_SUIT_NOT_CANDIDATE",
-    "BUOB_NO_TARGET",
-    "INVALID_ACTION",
+# Every code the engine's rules can raise (RULES.md §6-§12).
+RULE_CODES: tuple[ErrorCode, ...] = (
+    ErrorCode.WRONG_PHASE,
+    ErrorCode.MATCH_OVER,
+    ErrorCode.NOT_DEALER,
+    ErrorCode.NOT_YOUR_TURN,
+    ErrorCode.UNKNOWN_CARD,
+    ErrorCode.CARD_NOT_IN_HAND,
+    ErrorCode.SCART_WRONG_COUNT,
+    ErrorCode.SCART_DUPLICATE,
+    ErrorCode.SCART_FORBIDDEN_CARD,
+    ErrorCode.MUST_FOLLOW_SUIT,
+    ErrorCode.MUST_PLAY_TRUMP,
+    ErrorCode.BUOB_FORCED_JACK,
+    ErrorCode.BUOB_TRICK_NOT_OPEN,
+    ErrorCode.BUOB_ALREADY_CALLED,
+    ErrorCode.BUOB_NO_KING,
+    ErrorCode.BUOB_NOT_ALLOWED_CALLER,
+    ErrorCode.BUOB_KING_SUIT_ALREADY_LED,
+    ErrorCode.BUOB_SUIT_NOT_CANDIDATE,
+    ErrorCode.BUOB_NO_TARGET,
+    ErrorCode.INVALID_ACTION,
 )

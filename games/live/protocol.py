@@ -10,6 +10,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from games.engine.errors import ErrorCode, TroccasError
+
 # Frames larger than this are refused before parsing (a hand of 21 card ids is < 300 bytes).
 MAX_FRAME_BYTES = 4096
 MAX_ACTION_ID = 64
@@ -52,12 +54,13 @@ _FIELDS: dict[str, dict[str, tuple[bool, str]]] = {
 }
 
 
-class ProtocolError(Exception):
-    """A frame that cannot be a command. `code` is stable; `action_id` echoes the frame's."""
+class ProtocolError(TroccasError):
+    """A frame that cannot be a command. `code` is stable (an ErrorCode); `action_id` echoes
+    the frame's; `detail` names the offending field, if any."""
 
-    def __init__(self, code: str, action_id: str | None = None, detail: str = "") -> None:
+    def __init__(self, code: ErrorCode | str, action_id: str | None = None,
+                 detail: str = "") -> None:
         super().__init__(code)
-        self.code = code
         self.action_id = action_id
         self.detail = detail
 

@@ -29,7 +29,7 @@ from django.views.decorators.csrf import csrf_exempt
 
 from accounts import ratelimit
 from games import services
-from games.engine.errors import OptionsError
+from games.engine.errors import ErrorCode, OptionsError, TroccasError
 from games.engine.options import Options
 from games.models import MatchStatus, Room
 from games.text.errors import message_for
@@ -42,22 +42,23 @@ MAX_NAME = 60
 Handler = Callable[..., JsonResponse]
 
 
-class ApiError(Exception):
-    """A refusal: HTTP status, stable code, and optionally the offending field."""
+class ApiError(TroccasError):
+    """A refusal of the API: a stable code and optionally the offending field. Its HTTP
+    status is the code's (games.engine.errors.HTTP_STATUS, 400 if not listed)."""
 
-    def __init__(self, status: int, code: str, field: str | None = None) -> None:
+    def __init__(self, code: ErrorCode | str, field: str | None = None) -> None:
         super().__init__(code)
-        self.status = status
-        self.code = code
         self.field = field
 
 
-def error_response(status: int, code: str, field: str | None = None) -> JsonResponse:
-    """{code, message[, field]}: the message in the language active for this request."""
-    body: dict[str, Any] = {"code": code, "message": message_for(code)}
+def error_response(error: TroccasError) -> JsonResponse:
+    """{code, message[, field]} with the error's status: the message in the language active
+    for this request."""
+    body: dict[str, Any] = {"code": error.code, "message": message_for(error.code)}
+    field = error.field if isinstance(error, ApiError) else None
     if field is not None:
         body["field"] = field
-    return _json(body, status)
+    return _json(body, error.status)
 
 
 def _json(body: dict[str, Any], status: int = 200) -> JsonResponse:
@@ -68,7 +69,8 @@ def _json(body: dict[str, Any], status: int = 200) -> JsonResponse:
 
 
 def endpoint(**methods: Handler) -> Callable[..., JsonResponse]:
-    """One URL, one handler per HTTP method; ApiError becomes the JSON error body.
+    """One URL, one handler per HTTP method; a TroccasError (ApiError, or a service's
+    ServiceError) becomes the JSON error body, with the error's own status.
 
     CSRF-exempt on purpose (see the module docstring): POSTs are guarded by `_json_body`
     and `_check_origin` instead of a token, so non-browser clients need no token dance."""
@@ -77,15 +79,15 @@ def endpoint(**methods: Handler) -> Callable[..., JsonResponse]:
     def view(request: HttpRequest, *args: Any, **kwargs: Any) -> JsonResponse:
         handler = methods.get(request.method or "")
         if handler is None:
-            response = error_response(405, "METHOD_NOT_ALLOWED")
+            response = error_response(ApiError(ErrorCode.METHOD_NOT_ALLOWED))
             response["Allow"] = ", ".join(sorted(methods))
             return response
         try:
             if request.method == "POST":
                 _check_origin(request)
             return handler(request, *args, **kwargs)
-        except ApiError as exc:
-            return error_response(exc.status, exc.code, exc.field)
+        except TroccasError as exc:
+            return error_response(exc)
 
     return view
 
@@ -101,34 +103,34 @@ def _check_origin(request: HttpRequest) -> None:
         return
     own = f"{request.scheme}://{request.get_host()}"
     if origin != own and origin not in settings.CSRF_TRUSTED_ORIGINS:
-        raise ApiError(403, "CSRF_FAILED")
+        raise ApiError(ErrorCode.CSRF_FAILED)
 
 
 def _json_body(request: HttpRequest) -> dict[str, Any]:
     """The request's JSON object. Only application/json is read: a form-encoded or
     text/plain body is what a cross-site <form> can send, so it is refused unread."""
     if request.content_type != "application/json":
-        raise ApiError(415, "UNSUPPORTED_MEDIA_TYPE")
+        raise ApiError(ErrorCode.UNSUPPORTED_MEDIA_TYPE)
     length = request.META.get("CONTENT_LENGTH") or "0"
     if not length.isdigit() or int(length) > MAX_BODY_BYTES:
-        raise ApiError(413, "MESSAGE_TOO_LARGE")
+        raise ApiError(ErrorCode.MESSAGE_TOO_LARGE)
     raw = request.body
     if len(raw) > MAX_BODY_BYTES:  # a body sent without Content-Length
-        raise ApiError(413, "MESSAGE_TOO_LARGE")
+        raise ApiError(ErrorCode.MESSAGE_TOO_LARGE)
     if not raw.strip():
         return {}
     try:
         data = json.loads(raw)
     except (ValueError, UnicodeDecodeError):
-        raise ApiError(400, "MALFORMED_MESSAGE") from None
+        raise ApiError(ErrorCode.MALFORMED_MESSAGE) from None
     if not isinstance(data, dict):
-        raise ApiError(400, "MALFORMED_MESSAGE")
+        raise ApiError(ErrorCode.MALFORMED_MESSAGE)
     return data
 
 
 def _require_user(request: HttpRequest) -> Any:
     if not request.user.is_authenticated:
-        raise ApiError(401, "NOT_AUTHENTICATED")
+        raise ApiError(ErrorCode.NOT_AUTHENTICATED)
     return request.user
 
 
@@ -168,18 +170,18 @@ def _login(request: HttpRequest) -> JsonResponse:
     data = _json_body(request)
     for name in ("username", "password"):
         if name not in data:
-            raise ApiError(400, "MISSING_FIELD", name)
+            raise ApiError(ErrorCode.MISSING_FIELD, name)
         if not isinstance(data[name], str) or not data[name] or len(data[name]) > 4096:
-            raise ApiError(400, "INVALID_FIELD", name)
+            raise ApiError(ErrorCode.INVALID_FIELD, name)
     username, password = data["username"], data["password"]
     # The log-in form's limiter (accounts.ratelimit): checked before the password, so a
     # blocked client learns nothing more, and failures here count against the form too.
     if ratelimit.is_blocked(request, username):
-        raise ApiError(429, "RATE_LIMITED")
+        raise ApiError(ErrorCode.RATE_LIMITED)
     user = authenticate(request, username=username, password=password)
     if user is None:
         ratelimit.record_failure(request, username)
-        raise ApiError(401, "INVALID_CREDENTIALS")
+        raise ApiError(ErrorCode.INVALID_CREDENTIALS)
     ratelimit.reset(request, username)
     login(request, user)
     return _json({"user": {"id": user.pk, "username": user.get_username(),
@@ -202,25 +204,23 @@ def _create_room(request: HttpRequest) -> JsonResponse:
         Options.from_json(options)
     except OptionsError as exc:
         # Checked here too (create_room checks again) only to name the offending option.
-        raise ApiError(400, "INVALID_OPTIONS", "options" if exc.key == "options"
+        raise ApiError(ErrorCode.INVALID_OPTIONS, "options" if exc.key == "options"
                        else f"options.{exc.key}") from None
     name = data.get("name", "")
     if not isinstance(name, str) or len(name) > MAX_NAME:
-        raise ApiError(400, "INVALID_FIELD", "name")
+        raise ApiError(ErrorCode.INVALID_FIELD, "name")
     visibility = data.get("visibility", "public")
     if visibility not in ("public", "private"):
-        raise ApiError(400, "INVALID_FIELD", "visibility")
+        raise ApiError(ErrorCode.INVALID_FIELD, "visibility")
     allow_spectators = data.get("allow_spectators", True)
     if not isinstance(allow_spectators, bool):
-        raise ApiError(400, "INVALID_FIELD", "allow_spectators")
+        raise ApiError(ErrorCode.INVALID_FIELD, "allow_spectators")
     team = data.get("team", "A")
     if team not in ("A", "B", None):
-        raise ApiError(400, "INVALID_FIELD", "team")
-    try:
-        room = services.create_room(user, options, name=name, visibility=visibility,
-                                    allow_spectators=allow_spectators, take_seat=team)
-    except services.ServiceError as exc:
-        raise ApiError(400, exc.code) from None
+        raise ApiError(ErrorCode.INVALID_FIELD, "team")
+    # A ServiceError (e.g. INVALID_OPTIONS) answers with its own code and status (`endpoint`).
+    room = services.create_room(user, options, name=name, visibility=visibility,
+                                allow_spectators=allow_spectators, take_seat=team)
     body = {"code": room.code, **room_urls(request, room.code),
             "room": room_json(request, room, 0 if team is None else 1, False)}
     response = _json(body, 201)
@@ -231,7 +231,7 @@ def _create_room(request: HttpRequest) -> JsonResponse:
 def _list_rooms(request: HttpRequest) -> JsonResponse:
     raw = request.GET.get("page", "1")
     if not raw.isdigit() or int(raw) < 1:
-        raise ApiError(400, "INVALID_FIELD", "page")
+        raise ApiError(ErrorCode.INVALID_FIELD, "page")
     page = int(raw)
     listed = Room.objects.listed()
     # Two queries whatever the page holds: the count, then the page with its owner, seat
@@ -258,16 +258,16 @@ def _room_view(request: HttpRequest, code: str) -> JsonResponse:
     # The websocket's own admission rule: unknown room, spectators not allowed.
     refusal = services.may_watch(code, user)
     if refusal is not None:
-        raise ApiError(404 if refusal == "ROOM_NOT_FOUND" else 403, refusal)
+        raise ApiError(refusal)  # 404 ROOM_NOT_FOUND, 403 SPECTATORS_NOT_ALLOWED
     try:
         snap = services.table_snapshot(code)
     except Room.DoesNotExist:
-        raise ApiError(404, "ROOM_NOT_FOUND") from None
+        raise ApiError(ErrorCode.ROOM_NOT_FOUND) from None
     return _json(snap.state_message(snap.seat_of(user.pk)))
 
 
 def _not_found(request: HttpRequest, rest: str = "") -> JsonResponse:
-    raise ApiError(404, "NOT_FOUND")
+    raise ApiError(ErrorCode.NOT_FOUND)
 
 
 login_view = endpoint(POST=_login)
