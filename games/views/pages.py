@@ -25,8 +25,16 @@ from games.text.options import house_rules
 from games.text.table import ui_strings
 
 # The live table's ES modules: an import map points each one at its hashed static URL, so the
-# modules' own relative imports ("./net.js") are cached forever like every other static file.
-TABLE_MODULES = ("cards.js", "table.js", "net.js", "render.js", "dom.js")
+# modules' own relative imports ("./net.js") are cached forever like every other static file,
+# and the page preloads them all at once instead of discovering them import by import. Every
+# module the table loads is listed; static/js/protocol.js holds JSDoc types only and is never
+# fetched. (The replay viewer's page has its own small map: games/history/match_detail.html.)
+TABLE_MODULES = (
+    "table.js", "render.js", "dom.js", "net.js", "cards.js", "suits.js",
+    "views/scene.js", "views/lobby.js", "views/scorebar.js", "views/seats.js",
+    "views/trick.js", "views/dialogs.js", "views/actions.js", "views/hand.js",
+    "views/scoresheet.js", "views/status.js", "views/toasts.js",
+)
 
 OPEN_TABLES_SHOWN = 20
 ANNOUNCEMENTS_SHOWN = 3
@@ -79,8 +87,8 @@ def room(request: HttpRequest, code: str) -> HttpResponse:
         "home": reverse("games:home"),
         "invite": request.build_absolute_uri(room.get_absolute_url()),
     }
-    import_map = json.dumps({"imports": {f"{settings.STATIC_URL}js/{name}": static(f"js/{name}")
-                                         for name in TABLE_MODULES}})
+    modules = {f"{settings.STATIC_URL}js/{name}": static(f"js/{name}") for name in TABLE_MODULES}
+    import_map = json.dumps({"imports": modules})
     # Static URLs hold no markup; escape anyway so the JSON can never close its <script>.
     import_map = mark_safe(import_map.replace("<", "\\u003c"))  # noqa: S308
     return render(
@@ -91,6 +99,7 @@ def room(request: HttpRequest, code: str) -> HttpResponse:
             "ui_strings": ui_strings(),
             "card_names": card_names(),
             "import_map": import_map,
+            "table_modules": list(modules.values()),
             "table_js": static("js/table.js"),
             "rules_form": HouseRulesForm(initial=services.rules_of(room).to_json(),
                                          auto_id="rule_%s"),

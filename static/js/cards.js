@@ -1,20 +1,39 @@
+// @ts-check
 // Troccas Online — draws any of the 78 cards of the 1JJ pack (RULES.md §2) as an inline SVG that
 // takes its shapes from the sprite static/cards/cards.svg. ES module, no build step, no globals;
-// the only request it causes is the browser fetching the (same-origin) sprite once.
+// besides its one import (the suit list of ./suits.js) the only request it causes is the
+// browser fetching the (same-origin) sprite once.
 //
 //   renderCard(id, {spriteUrl, names, label, interactive, disabled, reason}) -> HTMLElement
 //   renderBack({spriteUrl, label, interactive, disabled, reason})           -> HTMLElement
 //
 // Sizing is the page's: the <svg> has width="100%" (aspect 2:3), so set the width of `.card`.
 
+import { SUITS } from './suits.js';
+
+/** @import { Suit } from './suits.js' */
+
+/**
+ * What renderCard and renderBack take; every field is optional.
+ * @typedef {object} CardOptions
+ * @property {string} [spriteUrl] same-origin URL of the sprite (default '/static/cards/cards.svg')
+ * @property {Record<string, string>} [names] localised card names by id
+ * @property {string} [label] the accessible name, instead of the card's name
+ * @property {boolean} [interactive] a <button> instead of a <div role="img">
+ * @property {boolean} [disabled] disabled + aria-disabled + class card--disabled
+ * @property {string} [reason] why it is disabled: data-reason, title and aria-description
+ */
+
+/** @typedef {Record<string, string | number>} SvgAttrs */
+
 const SVG_NS = 'http://www.w3.org/2000/svg';
 const DEFAULT_SPRITE = '/static/cards/cards.svg';
 const FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", Ubuntu, Cantarell, '
   + '"Helvetica Neue", Arial, sans-serif';
-const SUITS = ['C', 'R', 'S', 'B'];
 const RANKS = ['1', '2', '3', '4', '5', '6', '7', '8', '9', '10', 'J', 'N', 'Q', 'K'];
 const FACE = '#fffdf7';
 // AA (>= 4.5:1) on FACE: cups red, coins ochre, swords blue, batons green, trumps indigo, ink.
+/** @type {Record<Suit | 'T', string>} */
 const COLOUR = { C: '#a3261c', R: '#8a5300', S: '#1c4f8a', B: '#1d5c3a', T: '#2e2a6b' };
 // Captions printed on the 1JJ trumps (French, as on the pack), T1…T21.
 const CAPTIONS = ['Le Bateleur', 'Junon', 'L’Impératrice', 'L’Empereur', 'Jupiter',
@@ -22,10 +41,14 @@ const CAPTIONS = ['Le Bateleur', 'Junon', 'L’Impératrice', 'L’Empereur', 'J
   'Le Pendu', 'La Mort', 'Tempérance', 'Le Diable', 'La Maison Dieu', 'L’Étoile', 'La Lune',
   'Le Soleil', 'Le Jugement', 'Le Monde'];
 // English fallback names, used only when opts.names has no entry for the card.
+/** @type {Record<string, string>} */
 const EN_SUIT = { C: 'cups', R: 'coins', S: 'swords', B: 'batons' };
+/** @type {Record<string, string>} */
 const EN_COURT = { K: 'king', Q: 'queen', N: 'cavalier', J: 'jack' };
 // Every symbol of the sprite this module uses (tests/site/test_cards.py reads these literals).
+/** @type {Record<string, string>} */
 const SUIT_SIGN = { C: '#suit-C', R: '#suit-R', S: '#suit-S', B: '#suit-B' };
+/** @type {Record<string, string>} */
 const COURT_SIGN = { K: '#court-K', Q: '#court-Q', N: '#court-N', J: '#court-J' };
 
 /** The 78 card ids in canonical order: C1…C10 CJ CN CQ CK, R…, S…, B…, T1…T21, NARR. */
@@ -36,26 +59,43 @@ export const CARD_IDS = Object.freeze([
 ]);
 const KNOWN = new Set(CARD_IDS);
 
+/**
+ * @param {string} id
+ * @returns {string}
+ */
 function known(id) {
   if (!KNOWN.has(id)) throw new RangeError(`cards.js: unknown card id ${JSON.stringify(id)}`);
   return id;
 }
 
-/** 'C' | 'R' | 'S' | 'B' | 'T', or null for NARR. Throws RangeError on an unknown id. */
+/**
+ * 'C' | 'R' | 'S' | 'B' | 'T', or null for NARR. Throws RangeError on an unknown id.
+ * @param {string} id
+ * @returns {Suit | 'T' | null}
+ */
 export function suitOf(id) {
-  return known(id) === 'NARR' ? null : id[0];
+  return known(id) === 'NARR' ? null : /** @type {Suit | 'T'} */ (id[0]);
 }
 
-/** The id after the suit letter: '1'…'10', 'J', 'N', 'Q', 'K'; '1'…'21' for trumps; null for
- *  NARR. Throws RangeError on an unknown id. */
+/**
+ * The id after the suit letter: '1'…'10', 'J', 'N', 'Q', 'K'; '1'…'21' for trumps; null for
+ * NARR. Throws RangeError on an unknown id.
+ * @param {string} id
+ * @returns {string | null}
+ */
 export function rankOf(id) {
   return known(id) === 'NARR' ? null : id.slice(1);
 }
 
+/** @type {Array<[number, string]>} */
 const ROMAN = [[1000, 'M'], [900, 'CM'], [500, 'D'], [400, 'CD'], [100, 'C'], [90, 'XC'],
   [50, 'L'], [40, 'XL'], [10, 'X'], [9, 'IX'], [5, 'V'], [4, 'IV'], [1, 'I']];
 
-/** romanNumeral(21) === 'XXI'; integers 1…3999, else RangeError. */
+/**
+ * romanNumeral(21) === 'XXI'; integers 1…3999, else RangeError.
+ * @param {number} n
+ * @returns {string}
+ */
 export function romanNumeral(n) {
   if (!Number.isInteger(n) || n < 1 || n > 3999) {
     throw new RangeError(`cards.js: no Roman numeral for ${n}`);
@@ -67,28 +107,49 @@ export function romanNumeral(n) {
   return out;
 }
 
+/**
+ * @param {string} id
+ * @returns {string}
+ */
 function englishName(id) {
   const suit = suitOf(id);
-  const rank = rankOf(id);
+  const rank = /** @type {string} */ (rankOf(id));
   if (suit === null) return 'the Fool';
-  if (suit === 'T') return `${romanNumeral(+rank)} — ${CAPTIONS[rank - 1]}`;
+  if (suit === 'T') return `${romanNumeral(+rank)} — ${CAPTIONS[+rank - 1]}`;
   return `${EN_COURT[rank] || rank} of ${EN_SUIT[suit]}`;
 }
 
 // --- SVG building -------------------------------------------------------------------------------
 
+/**
+ * @param {Element} parent
+ * @param {string} tag
+ * @param {SvgAttrs} attrs
+ * @returns {SVGElement}
+ */
 function el(parent, tag, attrs) {
-  const node = document.createElementNS(SVG_NS, tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  const node = /** @type {SVGElement} */ (document.createElementNS(SVG_NS, tag));
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
   parent.appendChild(node);
   return node;
 }
 
+/**
+ * @param {Element} parent
+ * @param {string} href the sprite's path
+ * @param {string} ref a symbol of the sprite, as a fragment (# and its id)
+ * @param {number} x
+ * @param {number} y
+ * @param {number} w
+ * @param {number} h
+ * @param {SvgAttrs} [extra]
+ */
 function use(parent, href, ref, x, y, w, h, extra = {}) {
   return el(parent, 'use', { href: href + ref, x, y, width: w, height: h, ...extra });
 }
 
 // Rough advance widths (em) of a bold system sans, to squeeze text that would not fit.
+/** @param {string} str */
 function estimateEm(str) {
   let em = 0;
   for (const ch of str) {
@@ -100,12 +161,22 @@ function estimateEm(str) {
   return em;
 }
 
+/**
+ * @param {Element} parent
+ * @param {string} str
+ * @param {number} x
+ * @param {number} y
+ * @param {number} size font size
+ * @param {string} fill
+ * @param {number} fit the width to squeeze the text into, or 0
+ * @param {number} [weight]
+ */
 function text(parent, str, x, y, size, fill, fit, weight = 700) {
   const node = el(parent, 'text', {
     x, y, fill, 'font-size': size, 'font-weight': weight, 'text-anchor': 'middle',
   });
   if (fit && estimateEm(str) * size > fit) {
-    node.setAttribute('textLength', fit);
+    node.setAttribute('textLength', String(fit));
     node.setAttribute('lengthAdjust', 'spacingAndGlyphs');
   }
   node.textContent = str;
@@ -116,8 +187,10 @@ const ROT = 'rotate(180 50 75)';
 const L = 34;
 const M = 50;
 const R = 66;
+/** @param {number[]} ys */
 const SIDES = (ys) => ys.flatMap((y) => [[L, y], [R, y]]);
 // Pip centres for the numerals 2…10 in the 100×150 face (1 is a single large sign).
+/** @type {Record<string, number[][]>} */
 const PIPS = {
   2: [[M, 36], [M, 114]],
   3: [[M, 36], [M, 75], [M, 114]],
@@ -130,11 +203,21 @@ const PIPS = {
   10: [...SIDES([30, 60, 90, 120]), [M, 45], [M, 105]],
 };
 
+/**
+ * @param {SVGElement} svg
+ * @param {(g: SVGElement) => void} draw draws one corner; called for the top and the bottom
+ */
 function corners(svg, draw) {
   draw(el(svg, 'g', {}));
   draw(el(svg, 'g', { transform: ROT }));
 }
 
+/**
+ * @param {SVGElement} svg
+ * @param {string} href
+ * @param {Suit} suit
+ * @param {string} rank
+ */
 function drawSuitCard(svg, href, suit, rank) {
   const colour = COLOUR[suit];
   corners(svg, (g) => {
@@ -156,6 +239,11 @@ function drawSuitCard(svg, href, suit, rank) {
   }
 }
 
+/**
+ * @param {SVGElement} svg
+ * @param {string} href
+ * @param {number} n 1–21
+ */
 function drawTrump(svg, href, n) {
   const colour = COLOUR.T;
   use(svg, href, '#trump', 0, 0, 100, 150);
@@ -164,11 +252,19 @@ function drawTrump(svg, href, n) {
   text(svg, CAPTIONS[n - 1], 50, 134, 10.5, colour, 84, 600);
 }
 
+/**
+ * @param {SVGElement} svg
+ * @param {string} href
+ */
 function drawNarr(svg, href) {
   corners(svg, (g) => use(g, href, '#narr', 3, 4, 19, 19));
   use(svg, href, '#narr', 14, 38, 72, 72);
 }
 
+/**
+ * @param {string | undefined} url
+ * @returns {string}
+ */
 function spriteHref(url) {
   const resolved = new URL(url || DEFAULT_SPRITE, document.baseURI);
   if (resolved.origin !== window.location.origin) {
@@ -177,8 +273,9 @@ function spriteHref(url) {
   return resolved.pathname + resolved.search;
 }
 
+/** @returns {SVGElement} */
 function newSvg() {
-  const svg = document.createElementNS(SVG_NS, 'svg');
+  const svg = /** @type {SVGElement} */ (document.createElementNS(SVG_NS, 'svg'));
   for (const [k, v] of Object.entries({
     viewBox: '0 0 100 150', width: '100%', display: 'block', 'aria-hidden': 'true',
     focusable: 'false', 'font-family': FONT,
@@ -186,9 +283,17 @@ function newSvg() {
   return svg;
 }
 
+/**
+ * @param {CardOptions} opts
+ * @param {string} label
+ * @param {SVGElement} svg
+ * @param {string} extraClass
+ * @returns {HTMLElement} a <button> when opts.interactive, else a <div>
+ */
 function shell(opts, label, svg, extraClass) {
-  const node = document.createElement(opts.interactive ? 'button' : 'div');
-  if (opts.interactive) node.type = 'button';
+  const button = opts.interactive ? document.createElement('button') : null;
+  const node = button || document.createElement('div');
+  if (button) button.type = 'button';
   else node.setAttribute('role', 'img');
   node.className = extraClass ? `card ${extraClass}` : 'card';
   node.setAttribute('aria-label', label);
@@ -198,7 +303,7 @@ function shell(opts, label, svg, extraClass) {
     node.setAttribute('aria-description', opts.reason);
   }
   if (opts.disabled) {
-    if (opts.interactive) node.disabled = true;
+    if (button) button.disabled = true;
     node.setAttribute('aria-disabled', 'true');
     node.classList.add('card--disabled');
     // Dimmed without any page CSS too.
@@ -214,10 +319,13 @@ function shell(opts, label, svg, extraClass) {
  * names ({id: localised name}), label (overrides the name), interactive (a <button> instead of
  * a <div role="img">), disabled (disabled + aria-disabled + class card--disabled),
  * reason (data-reason, title and aria-description). Throws RangeError on an unknown id.
+ * @param {string} id
+ * @param {CardOptions} [opts]
+ * @returns {HTMLElement}
  */
 export function renderCard(id, opts = {}) {
   const suit = suitOf(id);
-  const rank = rankOf(id);
+  const rank = /** @type {string} */ (rankOf(id));
   const href = spriteHref(opts.spriteUrl);
   const svg = newSvg();
   el(svg, 'rect', { x: 0.75, y: 0.75, width: 98.5, height: 148.5, rx: 7, fill: FACE,
@@ -231,8 +339,12 @@ export function renderCard(id, opts = {}) {
   return node;
 }
 
-/** A face-down card (class "card card--back", no data-card). opts as for renderCard;
- *  opts.label defaults to 'face-down card' — pass a localised one. */
+/**
+ * A face-down card (class "card card--back", no data-card). opts as for renderCard;
+ * opts.label defaults to 'face-down card' — pass a localised one.
+ * @param {CardOptions} [opts]
+ * @returns {HTMLElement}
+ */
 export function renderBack(opts = {}) {
   const svg = newSvg();
   use(svg, spriteHref(opts.spriteUrl), '#back', 0, 0, 100, 150);

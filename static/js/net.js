@@ -1,18 +1,36 @@
+// @ts-check
 // The table's websocket: reconnects with backoff, pings every 25 s, and hands every frame on.
+
+/** @import { ClientMessage, ServerMessage } from "./protocol.js" */
+
+/**
+ * @typedef {object} ConnectionHandlers
+ * @property {(msg: ServerMessage) => void} onMessage every frame that parses as JSON
+ * @property {(again: boolean) => void} onOpen `again`: not the first time this page connected
+ * @property {(delay: number) => void} onOffline the socket dropped; retrying in `delay` ms
+ * @property {(code: number) => void} onFatal closed with a code that must not be retried
+ */
 
 const FATAL = new Set([4401, 4403, 4404, 4429]);
 const PING_MS = 25000;
 
 export class Connection {
+  /**
+   * @param {string} path the socket's path, e.g. "/ws/rooms/<code>/"
+   * @param {ConnectionHandlers} handlers
+   */
   constructor(path, { onMessage, onOpen, onOffline, onFatal }) {
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
     this.url = `${scheme}//${location.host}${path}`;
     this.handlers = { onMessage, onOpen, onOffline, onFatal };
     this.attempts = 0;
     this.opened = 0;
+    /** @type {WebSocket | null} */
     this.ws = null;
-    this.timer = null;
-    this.ping = null;
+    /** @type {number | undefined} the pending reconnect */
+    this.timer = undefined;
+    /** @type {number | undefined} */
+    this.ping = undefined;
     this.stopped = false;
     window.addEventListener("online", () => this.retryNow());
     document.addEventListener("visibilitychange", () => {
@@ -22,7 +40,7 @@ export class Connection {
 
   connect() {
     clearTimeout(this.timer);
-    this.timer = null;
+    this.timer = undefined;
     const ws = new WebSocket(this.url);
     this.ws = ws;
     ws.addEventListener("open", () => {
@@ -34,6 +52,7 @@ export class Connection {
       this.handlers.onOpen(again);
     });
     ws.addEventListener("message", (e) => {
+      /** @type {ServerMessage} */
       let msg;
       try { msg = JSON.parse(e.data); } catch { return; }
       this.handlers.onMessage(msg);
@@ -58,13 +77,13 @@ export class Connection {
     const delay = Math.round(base * (0.75 + Math.random() * 0.5));
     this.attempts += 1;
     this.handlers.onOffline(delay);
-    this.timer = setTimeout(() => { this.timer = null; this.connect(); }, delay);
+    this.timer = setTimeout(() => { this.timer = undefined; this.connect(); }, delay);
   }
 
   retryNow() {
     if (this.stopped || this.ws) return;
     clearTimeout(this.timer);
-    this.timer = null;
+    this.timer = undefined;
     this.connect();
   }
 
@@ -72,9 +91,15 @@ export class Connection {
     return this.ws !== null && this.ws.readyState === WebSocket.OPEN;
   }
 
+  /**
+   * Send one frame; false (and nothing sent) while the socket is not open.
+   * @param {ClientMessage} message
+   * @returns {boolean}
+   */
   send(message) {
-    if (!this.open) return false;
-    this.ws.send(JSON.stringify(message));
+    const ws = this.ws;
+    if (ws === null || !this.open) return false;
+    ws.send(JSON.stringify(message));
     return true;
   }
 }

@@ -1,46 +1,121 @@
+// @ts-check
 // Replay viewer of a finished match (issue #7): steps through the match action by action,
 // from one seat's perspective or with all hands open. No build step, no external resources.
-// The server sends full-information frames only for finished matches (games/history.py).
+// The server sends full-information frames only for finished matches (games/history/replay.py).
 //
 // Keys: ←/→ step, Home/End first/last, 0–3 a seat's view, A all hands open.
 
-const SUIT_CLASS = { C: "suit-c", R: "suit-r", S: "suit-s", B: "suit-b", T: "suit-t" };
+import { h } from "./dom.js";
+import { isSuit } from "./suits.js";
 
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (key === "class") node.className = value;
-    else node.setAttribute(key, value);
-  }
-  for (const child of children) {
-    if (child === null || child === undefined) continue;
-    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
-  }
-  return node;
-}
+/**
+ * @import { BuobMode, CardId, PlayedCard, Phase, TeamId } from "./protocol.js"
+ * @import { Suit } from "./suits.js"
+ */
 
+/**
+ * One engine action of the match's log (transcript-shaped, without the deck).
+ * @typedef {object} ReplayAction
+ * @property {string} type
+ * @property {number} [seat] the seat that sent it, for seated actions
+ * @property {CardId} [card]
+ * @property {boolean} [call_buob]
+ * @property {Suit | null} [buob_suit]
+ * @property {CardId[]} [cards]
+ * @property {Suit | null} [suit]
+ */
+
+/**
+ * @typedef {object} ReplayBuob
+ * @property {number} caller
+ * @property {Suit} suit
+ * @property {number} target
+ * @property {BuobMode} mode
+ * @property {CardId | null} returned_card the card that went back, if any
+ */
+
+/**
+ * @typedef {object} ReplayTrick
+ * @property {number} number
+ * @property {number} leader
+ * @property {PlayedCard[]} cards
+ * @property {number | null} winner
+ * @property {ReplayBuob | null} buob
+ */
+
+/**
+ * The match after one action, with every card (the match is over).
+ * @typedef {object} ReplayFrame
+ * @property {number} deal
+ * @property {number} dealer
+ * @property {boolean} bock
+ * @property {Phase} phase
+ * @property {ReplayAction} action
+ * @property {CardId[][]} hands by seat
+ * @property {CardId[] | null} reveal
+ * @property {CardId[] | null} scart
+ * @property {ReplayTrick | null} trick
+ * @property {[number, number]} tricks_won teams A, B
+ * @property {[number, number]} piles
+ * @property {[number, number]} totals
+ * @property {[number, number] | null} points once the deal is scored
+ * @property {{ debtor: TeamId, creditor: TeamId, status: string, paid: CardId | null } | null} debt
+ */
+
+/**
+ * What /…/replay.json answers (games/history/replay.py `replay_data`).
+ * @typedef {object} ReplayData
+ * @property {number} match
+ * @property {string[]} players by seat
+ * @property {ReplayFrame[]} frames
+ */
+
+/**
+ * The viewer's words (games/history/views.py `_replay_labels`), in the page's language.
+ * @typedef {{ phase: Record<string, string>, action: Record<string, string>, deal: string,
+ *   dealer: string, trick: string, scart: string, reveal: string, tricks_won: string,
+ *   totals: string, points: string, cards: string, team: string, bock: string,
+ *   narr_debt: string, won_by: string, buob: string, step: string, error: string }} ReplayLabels
+ */
+
+/** "all" (every hand open) or a seat "0"–"3". @typedef {string} ReplayViewer */
+
+/** @param {CardId} id */
 function card(id) {
-  const suit = id === "NARR" ? "narr" : SUIT_CLASS[id[0]] || "";
-  return el("span", { class: `card ${suit}`, "data-card": id }, id);
+  const suit = id === "NARR" ? "narr"
+    : isSuit(id[0]) || id[0] === "T" ? `suit-${id[0].toLowerCase()}` : "";
+  return h(`span.card${suit ? `.${suit}` : ""}`, { "data-card": id }, id);
 }
 
+/**
+ * @param {number} count
+ * @param {string} label
+ */
 function backs(count, label) {
-  return el("span", { class: "card-back" }, `${count} ${label}`);
+  return h("span.card-back", null, `${count} ${label}`);
 }
 
 export class Replay {
+  /**
+   * @param {HTMLElement} root #replay, with the controls of match_detail.html
+   * @param {ReplayData} data
+   * @param {ReplayLabels} labels
+   */
   constructor(root, data, labels) {
     this.root = root;
     this.frames = data.frames;
     this.players = data.players;
     this.labels = labels;
     this.index = 0;
+    /** @type {ReplayViewer} */
     this.view = "all";
-    this.table = root.querySelector(".replay-table");
-    this.info = root.querySelector(".replay-info");
-    this.step = root.querySelector(".replay-step");
-    this.slider = root.querySelector(".replay-slider");
-    this.select = root.querySelector(".replay-view");
+    /** @param {string} selector */
+    const part = (selector) => /** @type {HTMLElement} */ (root.querySelector(selector));
+    this.table = part(".replay-table");
+    this.info = part(".replay-info");
+    this.step = part(".replay-step");
+    this.slider = /** @type {HTMLInputElement} */ (part(".replay-slider"));
+    this.select = /** @type {HTMLSelectElement} */ (part(".replay-view"));
     this.slider.max = String(Math.max(0, this.frames.length - 1));
     this.bind();
     this.render();
@@ -48,15 +123,17 @@ export class Replay {
 
   bind() {
     this.root.querySelectorAll("[data-go]").forEach((button) => {
-      button.addEventListener("click", () => this.go(button.dataset.go));
+      button.addEventListener("click", () => this.go(
+        /** @type {"first" | "last" | "prev" | "next"} */ (/** @type {HTMLElement} */ (button).dataset.go)));
     });
     this.slider.addEventListener("input", () => this.show(Number(this.slider.value)));
     this.select.addEventListener("change", () => this.setView(this.select.value));
     document.addEventListener("keydown", (event) => this.key(event));
   }
 
+  /** @param {KeyboardEvent} event */
   key(event) {
-    const target = event.target;
+    const target = /** @type {HTMLElement | null} */ (event.target);
     if (target && ["INPUT", "SELECT", "TEXTAREA"].includes(target.tagName) &&
         target !== this.slider) return;
     if (event.altKey || event.ctrlKey || event.metaKey) return;
@@ -71,40 +148,50 @@ export class Replay {
     event.preventDefault();
   }
 
+  /** @param {"first" | "last" | "prev" | "next"} where */
   go(where) {
     const last = this.frames.length - 1;
     const to = { first: 0, last, prev: this.index - 1, next: this.index + 1 }[where];
     this.show(Math.min(last, Math.max(0, to)));
   }
 
+  /** @param {number} i */
   show(i) {
     this.index = i;
     this.render();
   }
 
+  /** @param {ReplayViewer} view */
   setView(view) {
     this.view = view;
     this.select.value = view;
     this.render();
   }
 
-  // May the current viewer see this seat's hand?
+  /**
+   * May the current viewer see this seat's hand?
+   * @param {number} seat
+   */
   sees(seat) {
     if (this.view === "all") return true;
     return Number(this.view) === seat;
   }
 
+  /** @param {ReplayFrame} frame */
   describe(frame) {
     const a = frame.action;
     const L = this.labels;
     const who = a.seat !== undefined ? `${this.players[a.seat]} ` : "";
     let text = `${who}${L.action[a.type] || a.type}`;
     if (a.type === "play_card") text += ` ${a.card}${a.call_buob ? ` + ${L.buob}` : ""}`;
-    if (a.type === "discard_scart" && this.canSeeScart(frame)) text += ` (${a.cards.join(", ")})`;
+    if (a.type === "discard_scart" && this.canSeeScart(frame)) {
+      text += ` (${/** @type {CardId[]} */ (a.cards).join(", ")})`;
+    }
     if (a.type === "call_buob" && a.suit) text += ` (${a.suit})`;
     return text;
   }
 
+  /** @param {ReplayFrame} frame */
   canSeeScart(frame) {
     const over = frame.points !== null;
     return this.view === "all" || over || Number(this.view) === frame.dealer;
@@ -128,50 +215,50 @@ export class Replay {
     const seats = [0, 1, 2, 3].map((seat) => {
       const hand = frame.hands[seat];
       const cards = this.sees(seat)
-        ? el("div", { class: "hand" }, ...hand.map(card))
-        : el("div", { class: "hand" }, backs(hand.length, L.cards));
-      return el("div", { class: `replay-seat seat-${seat} team-${seat % 2 ? "b" : "a"}` },
-        el("h3", {}, `${this.players[seat]} (${seat}) · ${L.team} ${seat % 2 ? "B" : "A"}`
+        ? h("div.hand", null, ...hand.map(card))
+        : h("div.hand", null, backs(hand.length, L.cards));
+      return h(`div.replay-seat.seat-${seat}.team-${seat % 2 ? "b" : "a"}`, null,
+        h("h3", null, `${this.players[seat]} (${seat}) · ${L.team} ${seat % 2 ? "B" : "A"}`
           + (seat === frame.dealer ? ` · ${L.dealer}` : "")),
         cards);
     });
 
-    const center = el("div", { class: "replay-center" });
+    const center = h("div.replay-center");
     if (frame.phase === "REVEAL" && frame.reveal) {
-      center.append(el("p", {}, `${L.reveal}: `, ...frame.reveal.map(card)));
+      center.append(h("p", null, `${L.reveal}: `, ...frame.reveal.map(card)));
     }
     if (frame.trick) {
       const t = frame.trick;
-      const row = el("p", {}, `${L.trick} ${t.number}: `);
+      const row = h("p", null, `${L.trick} ${t.number}: `);
       for (const [seat, id] of t.cards) {
-        row.append(el("span", { class: "played" }, `${this.players[seat]} `, card(id)));
+        row.append(h("span.played", null, `${this.players[seat]} `, card(id)));
       }
       if (t.winner !== null) row.append(` — ${L.won_by} ${this.players[t.winner]}`);
       center.append(row);
       if (t.buob) {
-        center.append(el("p", {}, `${L.buob}: ${this.players[t.buob.caller]} → `
+        center.append(h("p", null, `${L.buob}: ${this.players[t.buob.caller]} → `
           + `${this.players[t.buob.target]} (${t.buob.suit}, ${t.buob.mode})`
-          + (t.buob.returned ? ` · ${t.buob.returned}` : "")));
+          + (t.buob.returned_card ? ` · ${t.buob.returned_card}` : "")));
       }
     }
     if (frame.scart) {
-      center.append(el("p", {}, `${L.scart}: `,
+      center.append(h("p", null, `${L.scart}: `,
         ...(this.canSeeScart(frame) ? frame.scart.map(card) : [backs(2, L.cards)])));
     }
-    center.append(el("p", {},
+    center.append(h("p", null,
       `${L.tricks_won}: A ${frame.tricks_won[0]} · B ${frame.tricks_won[1]}`));
     if (frame.debt) {
-      center.append(el("p", {}, `${L.narr_debt}: ${L.team} ${frame.debt.debtor} → `
+      center.append(h("p", null, `${L.narr_debt}: ${L.team} ${frame.debt.debtor} → `
         + `${L.team} ${frame.debt.creditor} (${frame.debt.status})`
         + (frame.debt.paid ? ` · ${frame.debt.paid}` : "")));
     }
     if (frame.points) {
-      center.append(el("p", { class: "points" },
+      center.append(h("p.points", null,
         `${L.points}: A ${frame.points[0]} · B ${frame.points[1]}`));
     }
-    center.append(el("p", {}, `${L.totals}: A ${frame.totals[0]} · B ${frame.totals[1]}`));
+    center.append(h("p", null, `${L.totals}: A ${frame.totals[0]} · B ${frame.totals[1]}`));
 
-    this.table.replaceChildren(seats[2], el("div", { class: "replay-middle" },
+    this.table.replaceChildren(seats[2], h("div.replay-middle", null,
       seats[1], center, seats[3]), seats[0]);
   }
 }
@@ -179,14 +266,17 @@ export class Replay {
 async function start() {
   const root = document.getElementById("replay");
   if (!root) return;
-  const labels = JSON.parse(document.getElementById("replay-labels").textContent);
+  /** @type {ReplayLabels} */
+  const labels = JSON.parse(/** @type {string} */ (
+    /** @type {HTMLElement} */ (document.getElementById("replay-labels")).textContent));
   try {
-    const response = await fetch(root.dataset.src, { credentials: "same-origin" });
+    const response = await fetch(/** @type {string} */ (root.dataset.src), { credentials: "same-origin" });
     if (!response.ok) throw new Error(String(response.status));
+    /** @type {ReplayData} */
     const data = await response.json();
-    window.troccasReplay = new Replay(root, data, labels);
-  } catch (error) {
-    root.querySelector(".replay-info").textContent = labels.error;
+    /** @type {Window & { troccasReplay?: Replay }} */ (window).troccasReplay = new Replay(root, data, labels);
+  } catch {
+    /** @type {HTMLElement} */ (root.querySelector(".replay-info")).textContent = labels.error;
   }
 }
 

@@ -1,3 +1,4 @@
+// @ts-check
 // Troccas Online — the live room page: lobby and table in one page, fed by the websocket
 // /ws/rooms/<code>/. The server's `state` message is the whole truth; this file keeps the
 // newest version, sends commands with a fresh action_id and the version they were made on,
@@ -6,61 +7,83 @@
 import { fmt, h, uuid } from "./dom.js";
 import { Connection } from "./net.js";
 import { Table } from "./render.js";
+import { rulesEditor } from "./views/dialogs.js";
+import { notices } from "./views/toasts.js";
 
-const read = (id) => JSON.parse(document.getElementById(id).textContent);
+/**
+ * @import { CardId, CommandFields, CommandType, GameEvent, ServerMessage, StateMessage }
+ *   from "./protocol.js"
+ * @import { Strings, TableConfig } from "./views/scene.js"
+ */
+
+/**
+ * The figures tests and curious developers read from window.__troccasMetrics.
+ * @typedef {object} Metrics
+ * @property {number} lastApplyMs
+ * @property {number} maxApplyMs
+ * @property {number} applied
+ * @property {number} totalApplyMs
+ * @property {number} ignoredStale
+ * @property {number} syncs
+ * @property {number} reconnects
+ * @property {number} version
+ * @property {number[]} recent the last 200 apply times (ms)
+ * @property {() => { last: number, max: number, median: number, p95: number, mean: number,
+ *   applied: number }} summary
+ * @property {((n?: number) => { runs: number, median: number, max: number }) | null} bench
+ */
+
+/**
+ * @template T
+ * @param {string} id the id of a json_script element
+ * @returns {T}
+ */
+const read = (id) => JSON.parse(
+  /** @type {string} */ (/** @type {HTMLElement} */ (document.getElementById(id)).textContent));
+/**
+ * @param {string} id
+ * @returns {HTMLElement}
+ */
+const byId = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
+
+/** @type {TableConfig} */
 const cfg = read("table-config");
+/** @type {Strings} */
 const S = read("table-strings");
+/** @type {Record<CardId, string>} */
 const names = read("card-names");
-const root = document.getElementById("table-app");
-const live = document.getElementById("live");
-const liveAlert = document.getElementById("live-alert");
-const toasts = document.getElementById("toasts");
+const root = byId("table-app");
 
+/** @type {Metrics} */
 const metrics = {
   lastApplyMs: 0, maxApplyMs: 0, applied: 0, totalApplyMs: 0, ignoredStale: 0, syncs: 0,
   reconnects: 0, version: -1, recent: [],
   /** Median and 95th percentile of the last 200 applies (ms). */
   summary() {
     const xs = [...this.recent].sort((a, b) => a - b);
+    /** @param {number} q */
     const at = (q) => (xs.length ? xs[Math.min(xs.length - 1, Math.floor(q * xs.length))] : 0);
     return { last: this.lastApplyMs, max: this.maxApplyMs, median: at(0.5), p95: at(0.95),
       mean: this.applied ? this.totalApplyMs / this.applied : 0, applied: this.applied };
   },
   bench: null,
 };
-window.__troccasMetrics = metrics;
+/** @type {Window & { __troccasMetrics?: Metrics }} */ (window).__troccasMetrics = metrics;
 document.documentElement.classList.add("js");
-for (const el of document.querySelectorAll(".js-only")) el.hidden = false;
+for (const el of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll(".js-only"))) {
+  el.hidden = false;
+}
 
 // --- announcements and toasts --------------------------------------------------------------
 
-let liveQueue = [];
-let liveTimer = null;
-function announce(text) {
-  if (!text) return;
-  liveQueue.push(text);
-  clearTimeout(liveTimer);
-  liveTimer = setTimeout(() => {
-    live.textContent = liveQueue.slice(-3).join(" ");
-    liveQueue = [];
-  }, 120);
-}
-
-function toast(text, kind = "error") {
-  if (!text) return;
-  const el = h(`div.toast.toast-${kind}`, null, text);
-  toasts.append(el);
-  while (toasts.children.length > 3) toasts.firstElementChild.remove();
-  if (kind === "error") liveAlert.textContent = text;
-  else announce(text);
-  setTimeout(() => el.classList.add("leaving"), 5200);
-  setTimeout(() => el.remove(), 5600);
-}
+const { announce, toast } = notices({
+  live: byId("live"), liveAlert: byId("live-alert"), toasts: byId("toasts"),
+});
 
 // --- invite link -----------------------------------------------------------------------------
 
 const copyBtn = document.getElementById("copy-invite");
-const inviteInput = document.getElementById("invite-link");
+const inviteInput = /** @type {HTMLInputElement | null} */ (document.getElementById("invite-link"));
 if (copyBtn && inviteInput) {
   copyBtn.hidden = false;
   copyBtn.addEventListener("click", async () => {
@@ -68,6 +91,7 @@ if (copyBtn && inviteInput) {
       await navigator.clipboard.writeText(inviteInput.value);
     } catch {
       inviteInput.select();
+      // The fallback of browsers without the async clipboard (deprecated, still supported).
       document.execCommand("copy");
     }
     toast(S.copied, "info");
@@ -87,8 +111,17 @@ if (!cfg.me) {
 
 function start() {
   let version = -1;
+  /** @type {{ version: number, events: GameEvent[] } | null} */
   let pendingEvents = null;
-  const pending = new Map(); // action_id → callback when answered
+  /** @type {Map<string, (() => void) | null>} action_id → callback when answered */
+  const pending = new Map();
+
+  // --- the owner's house-rule editor (the server-rendered form, filled from the view) --------
+
+  const dialog = /** @type {HTMLDialogElement} */ (byId("rules-dialog"));
+  const form = /** @type {HTMLFormElement} */ (byId("rules-form"));
+  const editRules = rulesEditor(dialog, form, () => (table.view ? table.view.room.options : null),
+    (options) => command("set_options", { options }));
 
   const table = new Table(root, { cfg, S, names, command, toast, announce, editRules });
   table.setBanner(S.connecting);
@@ -135,6 +168,7 @@ function start() {
     conn.send({ type: "sync" });
   }
 
+  /** @param {ServerMessage} msg */
   function onMessage(msg) {
     switch (msg.type) {
       case "state":
@@ -164,6 +198,7 @@ function start() {
     }
   }
 
+  /** @param {string | null} actionId */
   function answered(actionId) {
     if (!actionId || !pending.has(actionId)) return;
     const done = pending.get(actionId);
@@ -171,6 +206,7 @@ function start() {
     if (done) done();
   }
 
+  /** @param {StateMessage} msg */
   function applyState(msg) {
     if (msg.version < version) {
       metrics.ignoredStale += 1;
@@ -192,6 +228,7 @@ function start() {
     root.dataset.version = String(version);
   }
 
+  /** @param {number[]} connected the user ids with an open socket */
   function applyPresence(connected) {
     const v = table.view;
     if (!v) return;
@@ -200,7 +237,13 @@ function start() {
     table.apply({ ...v, seats }, null);
   }
 
-  function command(type, fields = {}, done = null) {
+  /**
+   * @template {CommandType} K
+   * @param {K} type
+   * @param {CommandFields[K]} [fields]
+   * @param {(() => void) | null} [done] runs once the server answered (or it was not sent)
+   */
+  function command(type, fields, done = null) {
     const actionId = uuid();
     const message = { type, action_id: actionId, expected_version: version, ...fields };
     if (!conn.send(message)) {
@@ -211,51 +254,17 @@ function start() {
     pending.set(actionId, done);
   }
 
-  // --- the owner's house-rule editor (the server-rendered form, filled from the view) --------
-
-  const dialog = document.getElementById("rules-dialog");
-  const form = document.getElementById("rules-form");
-  function editRules(options) {
-    for (const [key, value] of Object.entries(options)) {
-      for (const input of form.querySelectorAll(`[name="${key}"]`)) {
-        if (input.type === "checkbox" && Array.isArray(value)) input.checked = value.includes(input.value);
-        else if (input.type === "checkbox") input.checked = !!value;
-        else if (input.type === "radio") input.checked = input.value === String(value);
-        else input.value = String(value);
-      }
-    }
-    dialog.returnValue = "";
-    dialog.showModal();
-  }
-  dialog.addEventListener("close", () => {
-    if (dialog.returnValue !== "save" || !table.view) return;
-    const current = table.view.room.options;
-    const out = {};
-    for (const [key, value] of Object.entries(current)) {
-      const inputs = [...form.querySelectorAll(`[name="${key}"]`)];
-      if (!inputs.length) continue;
-      if (Array.isArray(value)) out[key] = inputs.filter((i) => i.checked).map((i) => i.value);
-      else if (typeof value === "boolean") out[key] = inputs[0].checked;
-      else if (inputs[0].type === "radio") {
-        const hit = inputs.find((i) => i.checked);
-        out[key] = hit ? hit.value : value;
-      } else if (typeof value === "number") out[key] = Number(inputs[0].value);
-      else out[key] = inputs[0].value;
-    }
-    command("set_options", { options: out });
-  });
-
   // --- keyboard shortcuts ----------------------------------------------------------------------
 
   document.addEventListener("keydown", (e) => {
     if (e.ctrlKey || e.metaKey || e.altKey) return;
-    const tag = (e.target.tagName || "").toLowerCase();
+    const tag = (/** @type {HTMLElement} */ (e.target).tagName || "").toLowerCase();
     if (["input", "select", "textarea"].includes(tag) || dialog.open) return;
     const key = e.key.toLowerCase();
     if (key === "b") table.pressBuob();
     else if (key === "l" && table.view && table.view.last_trick) table.toggleLast();
     else if (key === "d") table.pressDeal();
-    else if (key === "?") document.getElementById("help-pop").togglePopover();
+    else if (key === "?") byId("help-pop").togglePopover();
     else if (key === "escape" && table.showLast) table.toggleLast(false);
     else return;
     e.preventDefault();

@@ -1,0 +1,250 @@
+// @ts-check
+// The live table's protocol as the browser sees it (docs/protocol.md §4–§7): types only.
+// Nothing here runs and nothing imports it at run time: modules name these types with
+// `@import`, which the type checker reads and the browser never fetches.
+//
+// The `view` is games/engine/views.py `view()` plus the room around it added by
+// games/services/snapshot.py `TableSnapshot.view_for`.
+
+/** @import { Suit } from "./suits.js" */
+
+// --- vocabulary (protocol §1) ---------------------------------------------------------------
+
+/**
+ * A card id: "C1"…"C10", "CJ", "CN", "CQ", "CK" (likewise R, S, B), "T1"…"T21" or "NARR".
+ * @typedef {string} CardId
+ */
+/** @typedef {"A" | "B"} TeamId */
+/** @typedef {"LOBBY" | "DEALING" | "REVEAL" | "SCART" | "PLAY" | "ROUND_OVER" | "MATCH_OVER"} Phase */
+/** @typedef {{ A: number, B: number }} TeamNumbers */
+/** A card on the table with the seat (0–3) that played it. @typedef {[number, CardId]} PlayedCard */
+/** How a BUOB call is carried out (RULES.md §8). @typedef {"forced" | "deferred" | "self"} BuobMode */
+
+/**
+ * The house rules (RULES.md §14, protocol §1).
+ * @typedef {object} RoomOptions
+ * @property {number} reveal_seconds 2–30
+ * @property {boolean} reveal_persist
+ * @property {"honours" | "none" | "honours_and_trumps"} scart_forbidden
+ * @property {"any" | "king_team"} buob_caller
+ * @property {"any" | "owner"} regame_by
+ * @property {number} match_deals 4, 8, 12, 16, or 0 = unlimited
+ * @property {boolean} bock
+ * @property {Array<"tie" | "all_tricks">} bock_triggers
+ * @property {number} turn_seconds 0 = no turn timer, or 15–120
+ */
+
+// --- the view (protocol §6) -----------------------------------------------------------------
+
+/**
+ * What the receiver may send now (games/engine/rules.py `legal_actions`); all false or empty
+ * for spectators.
+ * @typedef {object} Actions
+ * @property {boolean} deal may send deal_next_pass
+ * @property {boolean} scart may send discard_scart
+ * @property {CardId[]} scart_allowed cards the Scart may take
+ * @property {boolean} play it is the receiver's turn
+ * @property {CardId[]} legal_cards
+ * @property {Suit[]} buob_suits
+ * @property {boolean} regame
+ * @property {boolean} end_match
+ * @property {boolean} new_match
+ */
+
+/**
+ * @typedef {object} Bock
+ * @property {boolean} enabled the Bock house rule is on
+ * @property {number} pending Bock deals owed
+ * @property {boolean} is_bock this deal is one
+ * @property {number} multiplier 1 or 2
+ */
+
+/**
+ * A BUOB call. In a completed trick it also says which card went back (`returned_card`).
+ * @typedef {object} BuobCall
+ * @property {number} caller
+ * @property {Suit} suit
+ * @property {number} target
+ * @property {BuobMode} mode
+ * @property {CardId | null} [returned_card] only in a completed trick
+ */
+
+/**
+ * A trick, open or completed.
+ * @typedef {object} Trick
+ * @property {number} number 1–19
+ * @property {number} leader
+ * @property {PlayedCard[]} cards in play order
+ * @property {Suit | "T" | null} led set by the first card that is not the Narr
+ * @property {number | null} winner
+ * @property {BuobCall | null} buob
+ */
+
+/**
+ * @typedef {object} NarrDebt
+ * @property {TeamId} debtor
+ * @property {TeamId} creditor
+ * @property {number} trick
+ * @property {"pending" | "settled"} status
+ * @property {number | "end" | null} settled_at the trick where it was paid, or "end"
+ * @property {CardId | null} paid_card only after the deal
+ */
+
+/**
+ * Everything of a deal once it is over (ROUND_OVER, MATCH_OVER).
+ * @typedef {object} Review
+ * @property {Record<string, CardId[]>} dealt_hands by seat "0"…"3"
+ * @property {Trick[]} tricks
+ * @property {{ A: CardId[], B: CardId[] }} piles
+ * @property {TeamNumbers} points
+ * @property {boolean} bock_triggered
+ * @property {number} multiplier
+ */
+
+/** @typedef {{ id: number, name: string }} Player */
+
+/**
+ * @typedef {object} Room
+ * @property {string} code
+ * @property {string} name
+ * @property {Player} owner
+ * @property {"public" | "private"} visibility
+ * @property {boolean} allow_spectators
+ * @property {boolean} closed
+ * @property {RoomOptions} options the room's current house rules (for the next match)
+ */
+
+/**
+ * A seated player.
+ * @typedef {object} SeatInfo
+ * @property {number} index 0–3
+ * @property {TeamId} team
+ * @property {Player} player
+ * @property {boolean} connected
+ * @property {boolean} is_owner
+ */
+
+/** @typedef {{ id: number, number: number, status: "running" | "finished" | "abandoned" }} MatchInfo */
+
+/**
+ * Everything the receiver may know about the table (protocol §6).
+ * @typedef {object} View
+ * @property {Phase} phase
+ * @property {number | null} seat the receiver's seat; null for a spectator
+ * @property {TeamId | null} team
+ * @property {number} dealer
+ * @property {number} first_dealer
+ * @property {number | null} turn
+ * @property {RoomOptions} options the rules the table plays by
+ * @property {TeamNumbers} totals
+ * @property {number} deals_played
+ * @property {number} match_deals
+ * @property {TeamId | "draw" | null} winner
+ * @property {Bock} bock
+ * @property {number | null} deal_number
+ * @property {CardId[]} hand
+ * @property {number[]} hand_counts by seat
+ * @property {CardId[]} legal_cards
+ * @property {Actions} actions
+ * @property {Record<string, CardId> | null} reveal by seat "0"…"3"
+ * @property {CardId[] | null} scart
+ * @property {number} scart_count
+ * @property {Trick | null} trick
+ * @property {Trick | null} last_trick
+ * @property {number} tricks_played
+ * @property {TeamNumbers} tricks_won
+ * @property {TeamNumbers} pile_counts
+ * @property {{ call: BuobCall | null, suits: Suit[] } | null} buob in PLAY
+ * @property {NarrDebt | null} narr_debt
+ * @property {Review | null} review
+ * @property {Room} room
+ * @property {SeatInfo[]} seats by seat
+ * @property {MatchInfo | null} match
+ * @property {number | null} deadline Unix time in seconds
+ * @property {"reveal" | "turn" | null} deadline_kind
+ */
+
+// --- events (protocol §7) -------------------------------------------------------------------
+
+/** @typedef {{ type: "round_started", number: number, dealer: number, is_bock: boolean }} RoundStartedEvent */
+/** @typedef {{ type: "pass_dealt", pass: number, counts: number[], auto: boolean }} PassDealtEvent */
+/** @typedef {{ type: "reveal_shown", reveal: Record<string, CardId> }} RevealShownEvent */
+/** @typedef {{ type: "reveal_ended" }} RevealEndedEvent */
+/**
+ * `cards` is sent to the dealer only.
+ * @typedef {{ type: "scart_discarded", dealer: number, count: number, auto: boolean, cards?: CardId[] }} ScartDiscardedEvent
+ */
+/** @typedef {{ type: "card_played", seat: number, card: CardId, trick: number, auto: boolean }} CardPlayedEvent */
+/** @typedef {{ type: "buob_called", caller: number, suit: Suit, target: number, mode: BuobMode, trick: number }} BuobCalledEvent */
+/** @typedef {{ type: "buob_resolved", target: number, returned_card: CardId | null, jack: CardId, trick: number }} BuobResolvedEvent */
+/** @typedef {{ type: "trick_won", trick: number, winner: number, team: TeamId, cards: PlayedCard[] }} TrickWonEvent */
+/** @typedef {{ type: "narr_debt_created", trick: number, debtor: TeamId, creditor: TeamId }} NarrDebtCreatedEvent */
+/**
+ * `card` only when `settled_at` is "end".
+ * @typedef {{ type: "narr_debt_settled", debtor: TeamId, creditor: TeamId, settled_at: number | "end", card?: CardId }} NarrDebtSettledEvent
+ */
+/**
+ * @typedef {{ type: "deal_scored", number: number, points: TeamNumbers, multiplier: number,
+ *   totals: TeamNumbers, tricks_won: TeamNumbers, bock_triggered: boolean, triggers: string[] }} DealScoredEvent
+ */
+/** @typedef {{ type: "match_over", winner: TeamId | "draw", totals: TeamNumbers }} MatchOverEvent */
+/** @typedef {{ type: "match_reset" }} MatchResetEvent */
+
+/**
+ * @typedef {RoundStartedEvent | PassDealtEvent | RevealShownEvent | RevealEndedEvent
+ *   | ScartDiscardedEvent | CardPlayedEvent | BuobCalledEvent | BuobResolvedEvent | TrickWonEvent
+ *   | NarrDebtCreatedEvent | NarrDebtSettledEvent | DealScoredEvent | MatchOverEvent
+ *   | MatchResetEvent} GameEvent
+ */
+
+// --- server messages (protocol §5) ----------------------------------------------------------
+
+/** @typedef {{ type: "state", version: number, view: View }} StateMessage */
+/** @typedef {{ type: "event", version: number, events: GameEvent[] }} EventMessage */
+/** @typedef {{ type: "ack", action_id: string, version: number, duplicate: boolean }} AckMessage */
+/** @typedef {{ type: "error", code: string, message: string, action_id: string | null }} ErrorMessage */
+/** @typedef {{ type: "presence", connected: number[] }} PresenceMessage */
+/** @typedef {{ type: "pong" }} PongMessage */
+
+/**
+ * Every frame the server sends.
+ * @typedef {StateMessage | EventMessage | AckMessage | ErrorMessage | PresenceMessage
+ *   | PongMessage} ServerMessage
+ */
+
+// --- client messages (protocol §4) ----------------------------------------------------------
+
+/**
+ * Each command's own fields, by command type.
+ * @typedef {object} CommandFields
+ * @property {{}} start_round
+ * @property {{}} deal_next_pass
+ * @property {{ cards: CardId[] }} discard_scart
+ * @property {{ card: CardId, call_buob?: boolean, buob_suit?: Suit | null }} play_card
+ * @property {{ suit?: Suit | null }} call_buob
+ * @property {{}} regame
+ * @property {{}} end_match
+ * @property {{}} new_match
+ * @property {{ team: TeamId, index?: number | null }} take_seat
+ * @property {{}} leave_seat
+ * @property {{ player: number, index: number }} move_player
+ * @property {{ player: number }} kick
+ * @property {{ player: number }} transfer_owner
+ * @property {{ options?: Partial<RoomOptions>, visibility?: "public" | "private",
+ *   allow_spectators?: boolean, name?: string }} set_options
+ * @property {{}} close_room
+ */
+
+/** @typedef {keyof CommandFields} CommandType */
+
+/**
+ * A command: its type, a fresh `action_id`, the version it was made on, and its fields.
+ * @template {CommandType} K
+ * @typedef {{ type: K, action_id: string, expected_version: number } & CommandFields[K]} Command
+ */
+
+/** @typedef {{ type: "ping" } | { type: "sync" }} ControlMessage */
+
+/** Every frame the client sends. @typedef {Command<CommandType> | ControlMessage} ClientMessage */
+
+export {};

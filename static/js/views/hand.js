@@ -1,0 +1,175 @@
+// @ts-check
+// The receiver's hand: one or two rows of cards, each a button when it can be chosen (with the
+// server's sentence for why not when it cannot), arrow-key focus, and choosing a card — for
+// the Scart (select two) or to play it.
+
+import { h, narrowScreen } from "../dom.js";
+import { isSuit } from "../suits.js";
+import { forcedOn } from "./scene.js";
+
+/**
+ * @import { Table } from "../render.js"
+ * @import { CardId } from "../protocol.js"
+ */
+
+/** How each card of the hand looked when drawn (its `ck` in renderHand).
+ *  @type {WeakMap<Element, string>} */
+const looks = new WeakMap();
+
+/**
+ * Why a card of the hand cannot be chosen now: the same sentences the server sends.
+ * @param {Table} t
+ * @param {CardId} id
+ * @returns {string | null}
+ */
+export function reason(t, id) {
+  const v = t.current;
+  const S = t.S;
+  if (v.phase === "SCART" && v.actions.scart) {
+    return v.actions.scart_allowed.includes(id) ? null : S.err_SCART_FORBIDDEN_CARD;
+  }
+  if (v.phase !== "PLAY") return null;
+  if (!v.actions.play) return S.err_NOT_YOUR_TURN;
+  if (v.legal_cards.includes(id)) return null;
+  const call = v.buob && v.buob.call;
+  if (forcedOn(call, v.seat)) return S.err_BUOB_FORCED_JACK;
+  const led = v.trick && v.trick.led;
+  if (led && v.hand.some((c) => c !== "NARR" && (c[0] === led))) return S.err_MUST_FOLLOW_SUIT;
+  return S.err_MUST_PLAY_TRUMP;
+}
+
+/** @param {Table} t */
+export function renderHand(t) {
+  const v = t.current;
+  const hand = v.hand || [];
+  const interactive = (v.phase === "PLAY" || (v.phase === "SCART" && v.actions.scart)) && v.seat !== null;
+  const waiting = v.phase === "PLAY" && !v.actions.play;
+  const rows = narrowScreen() && hand.length > 10 ? 2 : 1;
+  const per = Math.ceil(hand.length / rows) || 1;
+  const scart = v.phase === "SCART" && interactive;
+  // Each card with what it looks like now; a card whose look did not change keeps its DOM
+  // node, so a keyboard player's focus stays put and nothing is redrawn for nothing.
+  const want = hand.map((id) => {
+    const why = interactive ? reason(t, id) : null;
+    const sel = t.selected.has(id);
+    return { id, why, sel, ck: `${id}|${interactive}|${why || ""}|${waiting}|${sel}|${scart}` };
+  });
+  const hadFocus = t.hand.contains(document.activeElement);
+  /** @param {typeof want[number]} d */
+  const build = (d) => {
+    const el = t.card(d.id, { interactive, disabled: !!d.why && !waiting, reason: d.why || undefined });
+    looks.set(el, d.ck);
+    if (interactive) {
+      el.tabIndex = -1;
+      if (d.why && waiting) el.setAttribute("aria-disabled", "true");
+    }
+    if (d.sel) {
+      el.classList.add("selected");
+      el.setAttribute("aria-pressed", "true");
+    } else if (scart) {
+      el.setAttribute("aria-pressed", "false");
+    }
+    return el;
+  };
+  if (t.hand.children.length !== rows) {
+    t.hand.replaceChildren(...Array.from({ length: rows }, () => h("div.hand-row")));
+  }
+  [.../** @type {HTMLCollectionOf<HTMLElement>} */ (t.hand.children)].forEach((rowEl, r) => {
+    const part = want.slice(r * per, (r + 1) * per);
+    const n = part.length;
+    rowEl.style.gridTemplateColumns = n > 1
+      ? `repeat(${n - 1}, minmax(0, var(--card-w))) var(--card-w)` : "var(--card-w)";
+    const byId = new Map(part.map((d) => [d.id, d]));
+    for (const el of /** @type {HTMLElement[]} */ ([...rowEl.children])) {
+      const d = byId.get(el.dataset.card || "");
+      if (!d || d.ck !== looks.get(el)) el.remove();
+    }
+    let i = 0;
+    for (const d of part) {
+      const cur = /** @type {HTMLElement | undefined} */ (rowEl.children[i]);
+      if (!cur || cur.dataset.card !== d.id) rowEl.insertBefore(build(d), cur || null);
+      i += 1;
+    }
+    while (rowEl.children.length > n) /** @type {Element} */ (rowEl.lastElementChild).remove();
+  });
+  t.hand.classList.toggle("waiting", waiting);
+  t.hand.classList.toggle("two-rows", rows === 2);
+  restoreFocus(t, hadFocus && !t.hand.contains(document.activeElement));
+}
+
+/**
+ * @param {Table} t
+ * @returns {HTMLElement[]}
+ */
+function handCards(t) {
+  return [.../** @type {NodeListOf<HTMLElement>} */ (t.hand.querySelectorAll(".card[data-card]"))];
+}
+
+/**
+ * @param {Table} t
+ * @param {boolean} hadFocus
+ */
+function restoreFocus(t, hadFocus) {
+  const cards = handCards(t);
+  if (!cards.length) return;
+  // The card that had focus, else (it was played) the nearest playable one.
+  let target = cards.find((c) => c.dataset.card === t.focusId);
+  if (!target) target = cards.find((c) => c.getAttribute("aria-disabled") !== "true") || cards[0];
+  for (const c of cards) {
+    const tab = c === target ? 0 : -1;
+    if (c.tabIndex !== tab) c.tabIndex = tab;
+  }
+  if (hadFocus && target.tagName === "BUTTON") target.focus({ preventScroll: true });
+}
+
+/**
+ * Arrow keys, Home and End move the focus through the hand.
+ * @param {Table} t
+ * @param {KeyboardEvent} e
+ */
+export function handKey(t, e) {
+  const cards = handCards(t);
+  const i = cards.indexOf(/** @type {HTMLElement} */ (document.activeElement));
+  if (i < 0) return;
+  let next = null;
+  if (e.key === "ArrowRight" || e.key === "ArrowDown") next = cards[Math.min(cards.length - 1, i + 1)];
+  else if (e.key === "ArrowLeft" || e.key === "ArrowUp") next = cards[Math.max(0, i - 1)];
+  else if (e.key === "Home") next = cards[0];
+  else if (e.key === "End") next = cards[cards.length - 1];
+  if (next) {
+    e.preventDefault();
+    for (const c of cards) c.tabIndex = c === next ? 0 : -1;
+    next.focus();
+    t.focusId = next.dataset.card || null;
+  }
+}
+
+/**
+ * A card of the hand was clicked (or pressed).
+ * @param {Table} t
+ * @param {CardId} id
+ */
+export function cardChosen(t, id) {
+  const v = t.view;
+  if (!v || v.seat === null) return;
+  if (v.phase === "SCART" && v.actions.scart) {
+    const why = reason(t, id);
+    if (why && !t.selected.has(id)) { t.ctx.toast(why); return; }
+    if (t.selected.has(id)) t.selected.delete(id);
+    else if (t.selected.size < 2) t.selected.add(id);
+    else { t.selected.delete([...t.selected][0]); t.selected.add(id); }
+    t.focusId = id;
+    t.renderHand();
+    t.renderActions();
+    return;
+  }
+  if (v.phase !== "PLAY") return;
+  if (Date.now() < t.busyUntil) return;
+  // Illegal or out of turn: the server refuses with the rule in the player's language.
+  t.busyUntil = Date.now() + 3000;
+  t.focusId = id;
+  /** @type {{ card: CardId, call_buob?: boolean }} */
+  const fields = { card: id };
+  if (t.attachBuob && id.endsWith("K") && isSuit(id[0])) fields.call_buob = true;
+  t.ctx.command("play_card", fields, () => { t.busyUntil = 0; });
+}

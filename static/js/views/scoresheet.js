@@ -1,0 +1,90 @@
+// @ts-check
+// The score sheet over the table once a deal is over: tricks, cards, points, multiplier and
+// totals of both teams, the Bock and Narr notes, both won piles and the Scart, and the
+// buttons for the next deal (or, at the end of a match, the final result and a new match).
+
+import { fmt, forget, h, patch } from "../dom.js";
+
+/**
+ * @import { Table } from "../render.js"
+ * @import { TeamId } from "../protocol.js"
+ */
+
+/** @type {TeamId[]} */
+const TEAMS = ["A", "B"];
+
+/** @param {Table} t */
+export function renderOverlay(t) {
+  const v = t.current;
+  const S = t.S;
+  const review = (v.phase === "ROUND_OVER" || v.phase === "MATCH_OVER") && v.review;
+  t.overlay.hidden = !review;
+  if (!review) { forget(t.overlay); return; }
+  const key = JSON.stringify([v.review, v.totals, v.actions, v.phase, v.winner, t.showPiles,
+    t.isOwner(), v.room.options.regame_by, v.tricks_won, v.narr_debt]);
+  patch(t.overlay, key, () => {
+    const r = review;
+    const owner = t.isOwner();
+    const mult = r.multiplier || 1;
+    /** @type {Array<[string, string | number, string | number]>} */
+    const rows = [
+      [S.score_tricks, v.tricks_won.A, v.tricks_won.B],
+      [S.score_cards, r.piles.A.length, r.piles.B.length],
+      [S.score_points, r.points.A, r.points.B],
+      [S.score_multiplier, `×${mult}`, `×${mult}`],
+      [S.score_added, r.points.A * mult, r.points.B * mult],
+      [S.score_total, v.totals.A, v.totals.B],
+    ];
+    const sheet = h("table.score-sheet", null,
+      h("thead", null, h("tr", null, h("th", { scope: "col" }, h("span.visually-hidden", null, S.score_team)),
+        TEAMS.map((tm) => h(`th.team-${tm.toLowerCase()}`, { scope: "col" },
+          h("span.tag", { "aria-hidden": "true" }, tm), " ", t.teamName(tm))))),
+      h("tbody", null, rows.map(([label, a, b], i) => h(`tr${i === rows.length - 1 ? ".total" : ""}`, null,
+        h("th", { scope: "row" }, label), h("td", null, a), h("td", null, b)))));
+    const parts = [
+      h("h2", { id: "score-title" }, fmt(S.score_title, { n: v.deal_number })),
+      h("p.result", null, t.resultText(r.points)),
+      sheet,
+    ];
+    if (r.bock_triggered) parts.push(h("p.badge.badge-bock.block", null, S.bock_triggered));
+    if (v.narr_debt) {
+      parts.push(h("p.muted", null, fmt(v.narr_debt.status === "settled" ? S.narr_settled : S.narr_pending,
+        { debtor: t.teamName(v.narr_debt.debtor), creditor: t.teamName(v.narr_debt.creditor) }),
+      v.narr_debt.paid_card ? ` (${t.cardName(v.narr_debt.paid_card)})` : ""));
+    }
+    const details = h("details.piles", { open: t.showPiles,
+      ontoggle: (e) => { t.showPiles = /** @type {HTMLDetailsElement} */ (e.target).open; } },
+    h("summary", null, S.show_piles),
+    TEAMS.map((tm) => h(`div.pile.team-${tm.toLowerCase()}`, null,
+      h("h3", null, t.teamName(tm)),
+      h("div.pile-cards", null, r.piles[tm].map((id) => t.card(id))))),
+    v.scart ? h("div.pile", null, h("h3", null, S.scart_was),
+      h("div.pile-cards", null, v.scart.map((id) => t.card(id)))) : null);
+    parts.push(details);
+    const buttons = [];
+    if (v.phase === "MATCH_OVER") {
+      parts.unshift(h("div.match-over", null, h("h2", null, S.match_over),
+        h("p.winner", null, v.winner === "draw" ? S.match_draw
+          : fmt(S.match_winner, { team: t.teamName(v.winner) })),
+        h("p.final", null, `${t.teamName("A")} ${v.totals.A} : ${v.totals.B} ${t.teamName("B")}`)));
+      if (owner && v.actions.new_match) {
+        buttons.push(h("button.button.button-action", { type: "button", "data-action": "new-match",
+          onclick: () => t.ctx.command("new_match") }, S.new_match));
+      } else {
+        buttons.push(h("p.muted", null, S.wait_new_match));
+      }
+    } else if (v.actions.regame) {
+      const allowed = v.room.options.regame_by !== "owner" || owner;
+      buttons.push(h("button.button.button-action", { type: "button", "data-action": "regame",
+        disabled: !allowed, title: allowed ? "" : S.regame_owner_only,
+        onclick: () => t.ctx.command("regame") }, S.regame));
+      if (!allowed) buttons.push(h("span.muted", null, S.regame_owner_only));
+      if (owner && v.actions.end_match) {
+        buttons.push(h("button.button.button-secondary", { type: "button", "data-action": "end-match",
+          onclick: () => t.ctx.command("end_match") }, S.end_match));
+      }
+    }
+    parts.push(h("div.overlay-actions", null, buttons));
+    return h("div.sheet", { role: "region", "aria-labelledby": "score-title" }, parts);
+  });
+}

@@ -1,0 +1,60 @@
+// @ts-check
+// The table's words about itself: the connection banner, the status line under the felt
+// (whose turn, what to do), and the countdowns of the reveal window and the turn timer.
+
+import { fmt } from "../dom.js";
+import { forcedOn } from "./scene.js";
+
+/** @import { Table } from "../render.js" */
+
+/**
+ * Show `text` in the connection banner; nothing hides it.
+ * @param {Table} t
+ * @param {string | null | undefined} text
+ */
+export function setBanner(t, text) {
+  t.banner.hidden = !text;
+  t.banner.textContent = text || "";
+}
+
+/** @param {Table} t */
+export function renderStatus(t) {
+  const v = t.current;
+  const S = t.S;
+  let text = "";
+  if (v.phase === "PLAY") {
+    text = v.actions.play ? S.your_turn : fmt(S.turn_of, { name: t.name(/** @type {number} */ (v.turn)) });
+    const call = v.buob && v.buob.call;
+    if (forcedOn(call, v.seat) && v.seat !== null) text = S.buob_forced_you;
+  } else if (v.phase === "DEALING") {
+    text = v.actions.deal ? S.your_deal : fmt(S.wait_deal, { name: t.name(v.dealer) });
+  } else if (v.phase === "SCART") {
+    text = v.actions.scart ? S.scart_hint : fmt(S.wait_scart, { name: t.name(v.dealer) });
+  } else if (v.phase === "REVEAL") {
+    text = S.reveal_title;
+  } else if (v.phase === "ROUND_OVER" && v.review) {
+    text = t.resultText(v.review.points);
+  } else if (v.phase === "MATCH_OVER") {
+    text = S.match_over;
+  }
+  if (v.seat === null) text = `${text} ${S.spectating}`.trim();
+  t.status.textContent = text;
+  t.status.classList.toggle("mine", !!(v.actions.play || v.actions.deal || v.actions.scart));
+}
+
+/**
+ * Countdowns (reveal window, turn timer) tick without re-rendering anything else: every
+ * [data-countdown] element shows its sentence (a key of the page's words) with the seconds left.
+ * @param {Table} t
+ */
+export function tick(t) {
+  clearTimeout(t.tickTimer);
+  const v = t.view;
+  const nodes = /** @type {NodeListOf<HTMLElement>} */ (t.root.querySelectorAll("[data-countdown]"));
+  if (!v || !v.deadline || nodes.length === 0) return;
+  const left = Math.max(0, Math.ceil(v.deadline - Date.now() / 1000));
+  for (const n of nodes) {
+    n.textContent = fmt(t.S[/** @type {string} */ (n.dataset.countdown)], { seconds: left });
+  }
+  if (left > 0) t.tickTimer = setTimeout(() => tick(t), 250);
+}

@@ -1,0 +1,77 @@
+// @ts-check
+// What the table says without drawing it: short toasts (errors, confirmations), the polite
+// live region for screen readers, and the sentences it announces for the server's events.
+
+import { fmt, h } from "../dom.js";
+
+/**
+ * @import { Table } from "../render.js"
+ * @import { GameEvent } from "../protocol.js"
+ */
+
+/**
+ * The page's live regions and toast stack.
+ * @param {{ live: HTMLElement, liveAlert: HTMLElement, toasts: HTMLElement }} regions
+ *   live: polite announcements; liveAlert: role=alert; toasts: the visible stack
+ */
+export function notices({ live, liveAlert, toasts }) {
+  /** @type {string[]} */
+  let liveQueue = [];
+  /** @type {number | undefined} */
+  let liveTimer;
+
+  /**
+   * Say `text` to screen readers; what arrives within 120 ms is said together (the last three).
+   * @param {string} text
+   */
+  function announce(text) {
+    if (!text) return;
+    liveQueue.push(text);
+    clearTimeout(liveTimer);
+    liveTimer = setTimeout(() => {
+      live.textContent = liveQueue.slice(-3).join(" ");
+      liveQueue = [];
+    }, 120);
+  }
+
+  /**
+   * Show `text` for a few seconds (at most three at once); an error is also an alert.
+   * @param {string} text
+   * @param {"error" | "info"} [kind]
+   */
+  function toast(text, kind = "error") {
+    if (!text) return;
+    const el = h(`div.toast.toast-${kind}`, null, text);
+    toasts.append(el);
+    while (toasts.children.length > 3) /** @type {Element} */ (toasts.firstElementChild).remove();
+    if (kind === "error") liveAlert.textContent = text;
+    else announce(text);
+    setTimeout(() => el.classList.add("leaving"), 5200);
+    setTimeout(() => el.remove(), 5600);
+  }
+
+  return { announce, toast };
+}
+
+/**
+ * Announce what others did (plays, tricks, BUOB calls, scores, the match's end).
+ * @param {Table} t
+ * @param {GameEvent[]} events
+ */
+export function announceEvents(t, events) {
+  const S = t.S;
+  for (const e of events) {
+    if (e.type === "card_played" && e.seat !== t.current.seat) {
+      t.ctx.announce(fmt(S.played, { name: t.name(e.seat), card: t.cardName(e.card) }));
+    } else if (e.type === "trick_won") {
+      t.ctx.announce(fmt(S.trick_won_by, { name: t.name(e.winner) }));
+    } else if (e.type === "buob_called") {
+      t.ctx.announce(t.buobText(e));
+    } else if (e.type === "deal_scored") {
+      t.ctx.announce(t.resultText(e.points));
+    } else if (e.type === "match_over") {
+      t.ctx.announce(e.winner === "draw" ? S.match_draw
+        : fmt(S.match_winner, { team: t.teamName(e.winner) }));
+    }
+  }
+}
