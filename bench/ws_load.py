@@ -393,6 +393,7 @@ def make_tables(n: int, prefix: str, options: dict[str, Any] | None = None) -> l
 
     from accounts.models import User
     from games import services
+    from games.engine import team_of
     from games.models import Seat
 
     unusable = make_password(None)
@@ -416,7 +417,7 @@ def make_tables(n: int, prefix: str, options: dict[str, Any] | None = None) -> l
     for t in range(n):
         four = users[4 * t:4 * t + 4]
         room = services.create_room(four[0], options or TABLE_OPTIONS)
-        Seat.objects.bulk_create([Seat(room=room, user=four[i], team="AB"[i % 2], index=i)
+        Seat.objects.bulk_create([Seat(room=room, user=four[i], team=team_of(i), index=i)
                                   for i in (1, 2, 3)])
         out.append(TableSpec(room.code, room.pk, [u.pk for u in four], keys[4 * t:4 * t + 4]))
     return out

@@ -7,6 +7,7 @@
 """
 
 from .cards import CARD_IDS
+from .codec import from_json, to_json
 from .errors import RULE_CODES, OptionsError, RuleError
 from .events import event_to_json, events_for
 from .options import Options
@@ -20,19 +21,21 @@ from .state import (
     REVEAL,
     ROUND_OVER,
     SCART,
+    TEAMS,
+    BuobMode,
     MatchState,
-    from_json,
+    Phase,
+    Team,
     new_match_state,
     team_of,
-    to_json,
 )
 from .transcript import TranscriptError, replay
 from .views import view
 
 __all__ = [
     "ACTION_TYPES", "CARD_IDS", "DEALING", "LOBBY", "MATCH_OVER", "PHASES", "PLAY", "REVEAL",
-    "ROUND_OVER", "RULE_CODES", "SCART", "SYSTEM_ACTIONS", "MatchState", "Options",
-    "OptionsError", "RuleError", "TranscriptError", "apply", "event_to_json", "events_for",
-    "from_json", "legal_actions", "legal_cards", "new_match_state", "replay", "team_of",
-    "to_json", "view",
+    "ROUND_OVER", "RULE_CODES", "SCART", "SYSTEM_ACTIONS", "TEAMS", "BuobMode", "MatchState",
+    "Options", "OptionsError", "Phase", "RuleError", "Team", "TranscriptError", "apply",
+    "event_to_json", "events_for", "from_json", "legal_actions", "legal_cards",
+    "new_match_state", "replay", "team_of", "to_json", "view",
 ]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from .cards import JACKS, KING_SUIT, SUITS
 from .errors import RuleError
 from .options import Options
-from .state import Buob, Deal, Trick
+from .state import Buob, BuobMode, Deal, Trick
 
 
 def _kings_considered(trick: Trick, caller: int, options: Options) -> list[tuple[int, int]]:
@@ -20,7 +20,7 @@ def _kings_considered(trick: Trick, caller: int, options: Options) -> list[tuple
     return kings
 
 
-def evaluate_call(deal: Deal, trick: Trick | None, hands: tuple[int, int, int, int],
+def evaluate_call(deal: Deal, trick: Trick | None, hands: tuple[int, ...],
                   caller: int, suit: object, options: Options) -> Buob:
     """The call `caller` would make on `trick` naming `suit` (None: the server chooses).
 
@@ -64,11 +64,11 @@ def evaluate_call(deal: Deal, trick: Trick | None, hands: tuple[int, int, int, i
             chosen = candidates[0]  # the candidate king played earliest in this trick
     king_seat, ksuit, target = chosen
     if target == caller:
-        mode = "self"
+        mode = BuobMode.SELF
     elif any(s == target for s, _ in trick.cards):
-        mode = "deferred"
+        mode = BuobMode.DEFERRED
     else:
-        mode = "forced"
+        mode = BuobMode.FORCED
     return Buob(caller=caller, suit=ksuit, target=target, mode=mode, king_seat=king_seat)
 
 

@@ -1,36 +1,75 @@
 """Typed events: what an accepted action did, for animation and history.
 
-Every event knows who may see which of its fields (RULES.md §13): `for_seat(seat)` returns the
-JSON form for one seat (None = a spectator). Cards that the receiver may not see are left out.
+Each event is a frozen dataclass; its class attribute `kind` ("card_played", ...) is the `type`
+of its JSON forms. Every event knows who may see which of its fields (RULES.md §13):
+`for_seat(seat)` returns the JSON form for one seat (None = a spectator). Cards that the
+receiver may not see are left out.
 """
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from dataclasses import MISSING, dataclass, fields
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from .cards import CARD_IDS
+from .state import BuobMode, Team
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
+_D = TypeVar("_D", bound="DataclassInstance")
+
+
+def _slot_init(cls: type[_D]) -> type[_D]:
+    """Give a frozen, slotted dataclass an `__init__` that fills the slots through their
+    descriptors: same signature and defaults as the generated one, at the cost of a NamedTuple.
+
+    The generated `__init__` of a frozen dataclass calls `object.__setattr__` once per field,
+    which doubles the cost of building an event; a CardPlayed is built for every card played,
+    the hot path of every deal (bench/engine.py).
+    """
+    scope: dict[str, Any] = {}
+    params, body = ["self"], []
+    for f in fields(cls):
+        scope[f"_set_{f.name}"] = getattr(cls, f.name).__set__
+        if f.default is MISSING:
+            params.append(f.name)
+        else:
+            scope[f"_default_{f.name}"] = f.default
+            params.append(f"{f.name}=_default_{f.name}")
+        body.append(f"    _set_{f.name}(self, {f.name})")
+    source = f"def __init__({', '.join(params)}) -> None:\n" + ("\n".join(body) or "    pass")
+    exec(source, scope)  # the source names only the class' own fields
+    init = scope["__init__"]
+    init.__qualname__ = f"{cls.__qualname__}.__init__"
+    setattr(cls, "__init__", init)  # noqa: B010 - a method assignment mypy would refuse
+    return cls
 
 
 def _cid(c: int | None) -> str | None:
     return None if c is None else CARD_IDS[c]
 
 
-class RoundStarted(NamedTuple):
+@_slot_init
+@dataclass(frozen=True, slots=True)
+class RoundStarted:
+    kind: ClassVar[str] = "round_started"
     number: int
     dealer: int
     is_bock: bool
-    kind = "round_started"
 
     def for_seat(self, seat: int | None) -> dict[str, Any]:
         return {"type": self.kind, "number": self.number, "dealer": self.dealer,
                 "is_bock": self.is_bock}
 
 
-class PassDealt(NamedTuple):
+@_slot_init
+@dataclass(frozen=True, slots=True)
+class PassDealt:
+    kind: ClassVar[str] = "pass_dealt"
     pass_number: int  # 1, 2 or 3
     counts: tuple[int, int, int, int]
     auto: bool = False
-    kind = "pass_dealt"
 
     def for_seat(self, seat: int | None) -> dict[str, Any]:
         # The cards themselves reach each seat only through its own view.
@@ -38,27 +77,33 @@ class PassDealt(NamedTuple):
                 "auto": self.auto}
 
 
-class RevealShown(NamedTuple):
+@_slot_init
+@dataclass(frozen=True, slots=True)
+class RevealShown:
+    kind: ClassVar[str] = "reveal_shown"
     reveal: tuple[int, int, int, int]
-    kind = "reveal_shown"
 
     def for_seat(self, seat: int | None) -> dict[str, Any]:
         return {"type": self.kind, "reveal": {str(s): CARD_IDS[c] for s, c in
                                               enumerate(self.reveal)}}
 
 
-class RevealEnded(NamedTuple):
-    kind = "reveal_ended"
+@_slot_init
+@dataclass(frozen=True, slots=True)
+class RevealEnded:
+    kind: ClassVar[str] = "reveal_ended"
 
     def for_seat(self, seat: int | None) -> dict[str, Any]:
         return {"type": self.kind}
 
 
-class ScartDiscarded(NamedTuple):
+@_slot_init
+@dataclass(frozen=True, slots=True)
+class ScartDiscarded:
+    kind: ClassVar[str] = "scart_discarded"
     dealer: int
     cards: tuple[int, int]
     auto: bool = False
-    kind = "scart_discarded"
 
     def for_seat(self, seat: int | None) -> dict[str, Any]:
         out: dict[str, Any] = {"type": self.kind, "dealer": self.dealer, "count": 2,
@@ -68,37 +113,43 @@ class ScartDiscarded(NamedTuple):
         return out
 
 
-class CardPlayed(NamedTuple):
+@_slot_init
+@dataclass(frozen=True, slots=True)
+class CardPlayed:
+    kind: ClassVar[str] = "card_played"
     seat: int
     card: int
     trick: int
     auto: bool = False
-    kind = "card_played"
 
     def for_seat(self, seat: int | None) -> dict[str, Any]:
         return {"type": self.kind, "seat": self.seat, "card": CARD_IDS[self.card],
                 "trick": self.trick, "auto": self.auto}
 
 
-class BuobCalled(NamedTuple):
+@_slot_init
+@dataclass(frozen=True, slots=True)
+class BuobCalled:
+    kind: ClassVar[str] = "buob_called"
     caller: int
     suit: str
     target: int
-    mode: str
+    mode: BuobMode
     trick: int
-    kind = "buob_called"
 
     def for_seat(self, seat: int | None) -> dict[str, Any]:
         return {"type": self.kind, "caller": self.caller, "suit": self.suit,
                 "target": self.target, "mode": self.mode, "trick": self.trick}
 
 
-class BuobResolved(NamedTuple):
+@_slot_init
+@dataclass(frozen=True, slots=True)
+class BuobResolved:
+    kind: ClassVar[str] = "buob_resolved"
     target: int
     returned_card: int | None  # it was face up on the table, so it is public
     jack: int
     trick: int
-    kind = "buob_resolved"
 
     def for_seat(self, seat: int | None) -> dict[str, Any]:
         return {"type": self.kind, "target": self.target,
@@ -106,35 +157,41 @@ class BuobResolved(NamedTuple):
                 "trick": self.trick}
 
 
-class TrickWon(NamedTuple):
+@_slot_init
+@dataclass(frozen=True, slots=True)
+class TrickWon:
+    kind: ClassVar[str] = "trick_won"
     trick: int
     winner: int
-    team: str
+    team: Team
     cards: tuple[tuple[int, int], ...]
-    kind = "trick_won"
 
     def for_seat(self, seat: int | None) -> dict[str, Any]:
         return {"type": self.kind, "trick": self.trick, "winner": self.winner,
                 "team": self.team, "cards": [[s, CARD_IDS[c]] for s, c in self.cards]}
 
 
-class NarrDebtCreated(NamedTuple):
+@_slot_init
+@dataclass(frozen=True, slots=True)
+class NarrDebtCreated:
+    kind: ClassVar[str] = "narr_debt_created"
     trick: int
-    debtor: str
-    creditor: str
-    kind = "narr_debt_created"
+    debtor: Team
+    creditor: Team
 
     def for_seat(self, seat: int | None) -> dict[str, Any]:
         return {"type": self.kind, "trick": self.trick, "debtor": self.debtor,
                 "creditor": self.creditor}
 
 
-class NarrDebtSettled(NamedTuple):
-    debtor: str
-    creditor: str
+@_slot_init
+@dataclass(frozen=True, slots=True)
+class NarrDebtSettled:
+    kind: ClassVar[str] = "narr_debt_settled"
+    debtor: Team
+    creditor: Team
     settled_at: int | str
     card: int
-    kind = "narr_debt_settled"
 
     def for_seat(self, seat: int | None) -> dict[str, Any]:
         out: dict[str, Any] = {"type": self.kind, "debtor": self.debtor,
@@ -145,7 +202,10 @@ class NarrDebtSettled(NamedTuple):
         return out
 
 
-class DealScored(NamedTuple):
+@_slot_init
+@dataclass(frozen=True, slots=True)
+class DealScored:
+    kind: ClassVar[str] = "deal_scored"
     number: int
     points: tuple[int, int]
     multiplier: int
@@ -153,7 +213,6 @@ class DealScored(NamedTuple):
     tricks_won: tuple[int, int]
     bock_triggered: bool
     triggers: tuple[str, ...]
-    kind = "deal_scored"
 
     def for_seat(self, seat: int | None) -> dict[str, Any]:
         return {"type": self.kind, "number": self.number,
@@ -164,18 +223,22 @@ class DealScored(NamedTuple):
                 "bock_triggered": self.bock_triggered, "triggers": list(self.triggers)}
 
 
-class MatchOver(NamedTuple):
-    winner: str
+@_slot_init
+@dataclass(frozen=True, slots=True)
+class MatchOver:
+    kind: ClassVar[str] = "match_over"
+    winner: str  # Team.A, Team.B or "draw"
     totals: tuple[int, int]
-    kind = "match_over"
 
     def for_seat(self, seat: int | None) -> dict[str, Any]:
         return {"type": self.kind, "winner": self.winner,
                 "totals": {"A": self.totals[0], "B": self.totals[1]}}
 
 
-class MatchReset(NamedTuple):
-    kind = "match_reset"
+@_slot_init
+@dataclass(frozen=True, slots=True)
+class MatchReset:
+    kind: ClassVar[str] = "match_reset"
 
     def for_seat(self, seat: int | None) -> dict[str, Any]:
         return {"type": self.kind}
@@ -194,8 +257,8 @@ def events_for(events: list[Event] | tuple[Event, ...], seat: int | None) -> lis
 def event_to_json(event: Event) -> dict[str, Any]:
     """Full-information form, for the server's own history (never sent to a client)."""
     out: dict[str, Any] = {"type": event.kind}
-    for key, value in event._asdict().items():
-        out[key] = value
+    for f in fields(event):
+        out[f.name] = getattr(event, f.name)
     for key in ("card", "jack", "returned_card"):
         if key in out and isinstance(out[key], int):
             out[key] = CARD_IDS[out[key]]

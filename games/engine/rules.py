@@ -8,7 +8,7 @@ RuleError and, states being immutable, changes nothing.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from . import events as ev
@@ -39,10 +39,15 @@ from .state import (
     ROUND_OVER,
     SCART,
     TRICKS_PER_DEAL,
+    BuobMode,
     Deal,
     MatchState,
     NarrDebt,
+    Phase,
+    Team,
     Trick,
+    team_of,
+    tricks_won,
 )
 
 ACTION_TYPES = (
@@ -51,7 +56,7 @@ ACTION_TYPES = (
 )
 SYSTEM_ACTIONS = frozenset({"end_reveal", "turn_timeout"})
 
-Result = tuple[MatchState, list[Any]]
+Result = tuple[MatchState, list[ev.Event]]
 
 
 # --- helpers ------------------------------------------------------------------------------
@@ -76,12 +81,14 @@ def _deck(action: Mapping[str, Any]) -> tuple[int, ...]:
     return out
 
 
-def _require_phase(state: MatchState, *phases: str, in_match_over: str = "WRONG_PHASE") -> None:
+def _require_phase(state: MatchState, *phases: Phase, in_match_over: str = "WRONG_PHASE"
+                   ) -> None:
     if state.phase not in phases:
         raise RuleError(in_match_over if state.phase == MATCH_OVER else "WRONG_PHASE")
 
 
-def _new_deal(state: MatchState, deck: tuple[int, ...], dealer: int) -> tuple[MatchState, Any]:
+def _new_deal(state: MatchState, deck: tuple[int, ...], dealer: int
+              ) -> tuple[MatchState, ev.RoundStarted]:
     is_bock = state.bock_pending > 0
     deal = Deal(
         number=state.deals_played + 1, dealer=dealer, deck=deck, passes=0,
@@ -109,24 +116,32 @@ def _lowest(mask: int, n: int) -> list[int]:
     return sorted(cards_of(mask), key=lambda c: (POINTS_OF[c], c))[:n]
 
 
-def _legal_mask(deal: Deal, seat: int) -> int:
+def _legality(deal: Deal, seat: int) -> tuple[int, str]:
+    """The one rule of which cards `seat` may play now (RULES §7, §8 forced jack): the mask of
+    the legal cards of its hand, and the code that rejects any other card of that hand."""
     hand = deal.hands[seat]
     trick = deal.current
     if trick is None:
-        return 0
+        return 0, "WRONG_PHASE"
     b = trick.buob
-    if b is not None and b.mode == "forced" and b.target == seat:
-        return 1 << JACKS[b.suit]
+    if b is not None and b.mode == BuobMode.FORCED and b.target == seat:
+        return 1 << JACKS[b.suit], "BUOB_FORCED_JACK"
     led = trick.led
     if led is None:
-        return hand
+        return hand, "CARD_NOT_IN_HAND"  # a lead: any card of the hand
     follow = hand & SUIT_MASK[led]
     if follow:
-        return follow | (hand & NARR_BIT)
+        return follow | (hand & NARR_BIT), "MUST_FOLLOW_SUIT"
     trumps = hand & TRUMP_MASK
     if trumps:
-        return trumps | (hand & NARR_BIT)
-    return hand
+        return trumps | (hand & NARR_BIT), "MUST_PLAY_TRUMP"
+    # Void in L and in trumps: any card. (The Narr, exempt from following, is in every mask.)
+    return hand, "CARD_NOT_IN_HAND"
+
+
+def _legal_mask(deal: Deal, seat: int) -> int:
+    """The cards `seat` may play now (see `_legality`)."""
+    return _legality(deal, seat)[0]
 
 
 # --- the actions --------------------------------------------------------------------------
@@ -149,7 +164,7 @@ def _deal_pass(state: MatchState, auto: bool = False) -> Result:
     hands = list(deal.hands)
     passes = deal.passes
     pos = passes * 24
-    reveal = None
+    reveal = [0, 0, 0, 0]
     for k in (1, 2, 3, 4):
         s = (d + k) % 4
         n = (9 if s == d else 7) if passes == 2 else 6
@@ -158,23 +173,25 @@ def _deal_pass(state: MatchState, auto: bool = False) -> Result:
         for c in taken:
             hands[s] |= 1 << c
         if passes == 2:
-            reveal = reveal or [0, 0, 0, 0]
             reveal[s] = taken[-1]
     passes += 1
-    counts = tuple(h.bit_count() for h in hands)
-    events: list[Any] = [ev.PassDealt(passes, counts, auto)]  # type: ignore[arg-type]
-    new_deal = deal._replace(passes=passes, hands=tuple(hands))
+    counts = (hands[0].bit_count(), hands[1].bit_count(), hands[2].bit_count(),
+              hands[3].bit_count())
+    events: list[ev.Event] = [ev.PassDealt(passes, counts, auto)]
+    new_deal = deal._replace(passes=passes, hands=(hands[0], hands[1], hands[2], hands[3]))
     phase = DEALING
     if passes == 3:
-        new_deal = new_deal._replace(reveal=tuple(reveal))  # type: ignore[arg-type]
+        shown = (reveal[0], reveal[1], reveal[2], reveal[3])
+        new_deal = new_deal._replace(reveal=shown)
         phase = REVEAL
-        events.append(ev.RevealShown(new_deal.reveal))  # type: ignore[arg-type]
+        events.append(ev.RevealShown(shown))
     return state._replace(phase=phase, deal=new_deal), events
 
 
 def _deal_next_pass(state: MatchState, action: Mapping[str, Any]) -> Result:
     _require_phase(state, DEALING)
-    if _seat(action) != state.deal.dealer:  # type: ignore[union-attr]
+    assert state.deal is not None
+    if _seat(action) != state.deal.dealer:
         raise RuleError("NOT_DEALER")
     return _deal_pass(state)
 
@@ -193,7 +210,7 @@ def _scart(state: MatchState, cards: list[int], auto: bool = False) -> Result:
     leader = (d + 1) % 4
     scart = (min(cards), max(cards))
     new_deal = deal._replace(
-        hands=tuple(hands), scart=scart, turn=leader,
+        hands=(hands[0], hands[1], hands[2], hands[3]), scart=scart, turn=leader,
         current=Trick(number=1, leader=leader, cards=(), led=None),
     )
     return state._replace(phase=PLAY, deal=new_deal), [ev.ScartDiscarded(d, scart, auto)]
@@ -233,23 +250,23 @@ def _play(state: MatchState, seat: int, card: int, call: bool, call_suit: object
     led = trick.led
     if led is None and card != NARR:
         led = SUIT_OF[card]
-    # The hot path of every deal: build the new tuples directly rather than through _replace.
-    trick = Trick(trick.number, trick.leader, trick.cards + ((seat, card),), led, trick.buob,
-                  None)
-    events: list[Any] = [ev.CardPlayed(seat, card, trick.number, auto)]
+    # The hot path of every deal: build the new tuples directly, not through _replace nor
+    # through the NamedTuples' own __new__ (a Python frame each).
+    trick = _tuple_new(Trick, (trick.number, trick.leader, trick.cards + ((seat, card),), led,
+                               trick.buob, None))
+    events: list[ev.Event] = [ev.CardPlayed(seat, card, trick.number, auto)]
     if call:
-        buob = evaluate_call(deal, trick, hands, seat, call_suit,  # type: ignore[arg-type]
-                             state.options)
+        buob = evaluate_call(deal, trick, hands, seat, call_suit, state.options)
         trick = trick._replace(buob=buob)
         events.append(ev.BuobCalled(buob.caller, buob.suit, buob.target, buob.mode,
                                     trick.number))
-    fields = list(deal)
+    fields: list[Any] = list(deal)
     fields[_HANDS] = hands
     fields[_CURRENT] = trick
     if len(trick.cards) < 4:
         fields[_TURN] = (seat + 1) % 4
-        return _with_deal(state, _make_deal(fields)), events
-    return _complete_trick(state, _make_deal(fields), events)
+        return _with_deal(state, _tuple_new(Deal, fields)), events
+    return _complete_trick(state, _tuple_new(Deal, fields), events)
 
 
 _HANDS = Deal._fields.index("hands")
@@ -260,43 +277,34 @@ _PILES = Deal._fields.index("piles")
 _DEBT = Deal._fields.index("narr_debt")
 _LED_SUITS = Deal._fields.index("led_suits")
 _DEAL_AT = MatchState._fields.index("deal")
-_make_deal = Deal._make
-_make_state = MatchState._make
+_tuple_new = tuple.__new__  # NamedTuple._make without its length check: fields are complete
 
 
 def _with_deal(state: MatchState, deal: Deal) -> MatchState:
-    fields = list(state)
+    fields: list[Any] = list(state)
     fields[_DEAL_AT] = deal
-    return _make_state(fields)
+    return _tuple_new(MatchState, fields)
 
 
 def _play_card(state: MatchState, action: Mapping[str, Any]) -> Result:
-    _require_phase(state, PLAY)
+    if state.phase is not PLAY:  # the check below, without its call on every card played
+        _require_phase(state, PLAY)
     deal = state.deal
     assert deal is not None
-    seat = action.get("seat")
-    if seat != deal.turn or isinstance(seat, bool):
+    seat = deal.turn
+    sent = action.get("seat")
+    if sent != seat or isinstance(sent, bool):
         raise RuleError("NOT_YOUR_TURN")
+    assert seat is not None
     cid = action.get("card")
     if not isinstance(cid, str) or cid not in INDEX:
         raise RuleError("UNKNOWN_CARD")
     card = INDEX[cid]
-    hand = deal.hands[seat]
-    if not hand >> card & 1:
+    if not deal.hands[seat] >> card & 1:
         raise RuleError("CARD_NOT_IN_HAND")
-    trick = deal.current
-    assert trick is not None
-    b = trick.buob
-    if b is not None and b.mode == "forced" and b.target == seat:
-        if card != JACKS[b.suit]:
-            raise RuleError("BUOB_FORCED_JACK")
-    elif trick.led is not None and card != NARR:
-        led_mask = SUIT_MASK[trick.led]
-        if hand & led_mask:
-            if not led_mask >> card & 1:
-                raise RuleError("MUST_FOLLOW_SUIT")
-        elif hand & TRUMP_MASK and not TRUMP_MASK >> card & 1:
-            raise RuleError("MUST_PLAY_TRUMP")
+    legal, refusal = _legality(deal, seat)
+    if not legal >> card & 1:
+        raise RuleError(refusal)
     call = action.get("call_buob") is True
     return _play(state, seat, card, call, action.get("buob_suit") if call else None)
 
@@ -306,16 +314,20 @@ def _call_buob(state: MatchState, action: Mapping[str, Any]) -> Result:
     deal = state.deal
     assert deal is not None
     seat = _seat(action)
-    buob = evaluate_call(deal, deal.current, deal.hands, seat, action.get("suit"), state.options)
-    trick = deal.current._replace(buob=buob)  # type: ignore[union-attr]
+    current = deal.current
+    buob = evaluate_call(deal, current, deal.hands, seat, action.get("suit"), state.options)
+    assert current is not None  # evaluate_call rejected a missing trick
+    trick = current._replace(buob=buob)
     new = state._replace(deal=deal._replace(current=trick))
     return new, [ev.BuobCalled(buob.caller, buob.suit, buob.target, buob.mode, trick.number)]
 
 
-def _complete_trick(state: MatchState, deal: Deal, events: list[Any]) -> Result:
+def _complete_trick(state: MatchState, deal: Deal, events: list[ev.Event]) -> Result:
     """RULES §7, in order: exchange → winner → distribute → settle the debt → next trick."""
     trick = deal.current
     assert trick is not None
+    led = trick.led
+    assert led is not None  # four cards, at most one of them the Narr
     cards = list(trick.cards)
     hands = list(deal.hands)
     buob = trick.buob
@@ -323,7 +335,7 @@ def _complete_trick(state: MatchState, deal: Deal, events: list[Any]) -> Result:
     if buob is not None:
         jack = JACKS[buob.suit]
         returned = None
-        if buob.mode != "forced":
+        if buob.mode != BuobMode.FORCED:
             i = next(k for k, (s, _) in enumerate(cards) if s == buob.target)
             x = cards[i][1]
             if x != jack:
@@ -340,7 +352,7 @@ def _complete_trick(state: MatchState, deal: Deal, events: list[Any]) -> Result:
             best, winner = STRENGTH_OF[c], s
     if winner < 0:
         for s, c in cards:
-            if SUIT_OF[c] == trick.led and STRENGTH_OF[c] > best:
+            if SUIT_OF[c] == led and STRENGTH_OF[c] > best:
                 best, winner = STRENGTH_OF[c], s
     if winner < 0:
         assert buob is not None
@@ -353,16 +365,16 @@ def _complete_trick(state: MatchState, deal: Deal, events: list[Any]) -> Result:
         if c == NARR and trick.number < TRICKS_PER_DEAL:
             piles[s % 2] |= NARR_BIT
             if s % 2 != wteam:
-                debt = NarrDebt(debtor="AB"[s % 2], creditor="AB"[wteam], trick=trick.number,
+                debt = NarrDebt(debtor=team_of(s), creditor=team_of(wteam), trick=trick.number,
                                 status="pending")
                 events.append(ev.NarrDebtCreated(trick.number, debt.debtor, debt.creditor))
         else:
             piles[wteam] |= 1 << c
-    done = Trick(trick.number, trick.leader, tuple(cards), trick.led, buob, winner)
-    events.append(ev.TrickWon(trick.number, winner, "AB"[wteam], done.cards))
+    done = Trick(trick.number, trick.leader, tuple(cards), led, buob, winner)
+    events.append(ev.TrickWon(trick.number, winner, team_of(wteam), done.cards))
     # 4. Try to settle a pending Narr debt with a 1-point card of the debtor's pile.
     if debt is not None and debt.status == "pending":
-        dt = 0 if debt.debtor == "A" else 1
+        dt = 0 if debt.debtor == Team.A else 1
         payable = piles[dt] & ONE_POINT_MASK
         if payable:
             paid = (payable & -payable).bit_length() - 1
@@ -371,22 +383,22 @@ def _complete_trick(state: MatchState, deal: Deal, events: list[Any]) -> Result:
             debt = debt._replace(status="settled", paid_card=paid, settled_at=trick.number)
             events.append(ev.NarrDebtSettled(debt.debtor, debt.creditor, trick.number, paid))
     # 5. Record L as led; next trick or scoring.
-    fields = list(deal)
+    fields: list[Any] = list(deal)
     fields[_HANDS] = tuple(hands)
     fields[_TRICKS] = deal.tricks + (done,)
     fields[_PILES] = tuple(piles)
     fields[_DEBT] = debt
-    if trick.led not in deal.led_suits:
-        fields[_LED_SUITS] = deal.led_suits + trick.led  # type: ignore[operator]
+    if led not in deal.led_suits:
+        fields[_LED_SUITS] = deal.led_suits + led
     if trick.number < TRICKS_PER_DEAL:
         fields[_CURRENT] = Trick(trick.number + 1, winner, (), None)
         fields[_TURN] = winner
-        return _with_deal(state, _make_deal(fields)), events
+        return _with_deal(state, _tuple_new(Deal, fields)), events
     fields[_CURRENT] = fields[_TURN] = None
-    return _score_deal(state, _make_deal(fields), events)
+    return _score_deal(state, _tuple_new(Deal, fields), events)
 
 
-def _score_deal(state: MatchState, deal: Deal, events: list[Any]) -> Result:
+def _score_deal(state: MatchState, deal: Deal, events: list[ev.Event]) -> Result:
     """RULES §10–§11: scart to the dealer's team, deal-end debt fallback, count, Bock, totals."""
     piles = list(deal.piles)
     assert deal.scart is not None
@@ -394,7 +406,7 @@ def _score_deal(state: MatchState, deal: Deal, events: list[Any]) -> Result:
     piles[dteam] |= (1 << deal.scart[0]) | (1 << deal.scart[1])
     debt = deal.narr_debt
     if debt is not None and debt.status == "pending":
-        dt = 0 if debt.debtor == "A" else 1
+        dt = 0 if debt.debtor == Team.A else 1
         others = piles[dt] & ~NARR_BIT
         paid = _lowest(others, 1)[0] if others else NARR
         piles[dt] &= ~(1 << paid)
@@ -402,9 +414,7 @@ def _score_deal(state: MatchState, deal: Deal, events: list[Any]) -> Result:
         debt = debt._replace(status="settled", paid_card=paid, settled_at="end")
         events.append(ev.NarrDebtSettled(debt.debtor, debt.creditor, "end", paid))
     points = (counted_points(piles[0]), counted_points(piles[1]))
-    won = [0, 0]
-    for t in deal.tricks:
-        won[t.winner % 2] += 1  # type: ignore[operator]
+    won = tricks_won(deal)
     opts = state.options
     fired: list[str] = []
     if opts.bock:
@@ -415,13 +425,14 @@ def _score_deal(state: MatchState, deal: Deal, events: list[Any]) -> Result:
     triggered = bool(fired)
     mult = 2 if deal.is_bock else 1
     totals = (state.totals[0] + points[0] * mult, state.totals[1] + points[1] * mult)
-    deal = deal._replace(piles=tuple(piles), narr_debt=debt, points=points,
+    deal = deal._replace(piles=(piles[0], piles[1]), narr_debt=debt, points=points,
                          bock_triggered=triggered)
     deals_played = state.deals_played + 1
     bock_pending = state.bock_pending + (4 if triggered else 0)
-    events.append(ev.DealScored(deal.number, points, mult, totals, tuple(won), triggered,
+    events.append(ev.DealScored(deal.number, points, mult, totals, won, triggered,
                                 tuple(fired)))
-    phase, winner = ROUND_OVER, None
+    phase: Phase = ROUND_OVER
+    winner: str | None = None
     if opts.match_deals and deals_played >= opts.match_deals:
         phase, winner = MATCH_OVER, _match_winner(totals)
         events.append(ev.MatchOver(winner, totals))
@@ -431,9 +442,10 @@ def _score_deal(state: MatchState, deal: Deal, events: list[Any]) -> Result:
 
 
 def _match_winner(totals: tuple[int, int]) -> str:
+    """Team.A, Team.B or "draw"."""
     if totals[0] == totals[1]:
         return "draw"
-    return "A" if totals[0] > totals[1] else "B"
+    return Team.A if totals[0] > totals[1] else Team.B
 
 
 def _turn_timeout(state: MatchState, action: Mapping[str, Any]) -> Result:
@@ -474,7 +486,7 @@ def _new_match(state: MatchState, action: Mapping[str, Any]) -> Result:
     return new, [ev.MatchReset()]
 
 
-_HANDLERS = {
+_HANDLERS: dict[str | None, Callable[[MatchState, Mapping[str, Any]], Result]] = {
     "start_round": _start_round,
     "deal_next_pass": _deal_next_pass,
     "end_reveal": _end_reveal,
@@ -493,7 +505,7 @@ def apply(state: MatchState, action: Mapping[str, Any]) -> Result:
 
     Raises RuleError (code from RULES.md §12) if the action is rejected; `state` is unchanged.
     """
-    handler = _HANDLERS.get(action.get("type"))  # type: ignore[arg-type]
+    handler = _HANDLERS.get(action.get("type"))
     if handler is None:
         raise RuleError("INVALID_ACTION")
     return handler(state, action)

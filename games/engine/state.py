@@ -1,33 +1,69 @@
-"""Immutable match and deal state (RULES.md §3–§11), and its exact JSON form.
+"""Immutable match and deal state (RULES.md §3–§11).
 
 States are NamedTuples: immutable, cheap to copy with `_replace`, compared by value. Inside, cards
-are ints and hands and piles are bitmasks (see cards.py); `to_json` / `from_json` translate to
-card ids, so the stored form is readable in the admin and stable across versions.
+are ints and hands and piles are bitmasks (see cards.py). Their JSON form (card ids, readable in
+the admin and stable across versions) is codec.py's.
+
+Phases, BUOB modes and teams are StrEnums: each member is its own string (`Phase.PLAY == "PLAY"`,
+`json.dumps(Team.A) == '"A"'`), so stored states, views and events read exactly as before.
 """
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from enum import StrEnum, unique
+from typing import NamedTuple
 
-from .cards import CARD_IDS, INDEX, cards_of, ids_of, mask_of
+from .cards import cards_of
 from .options import Options
 
-LOBBY = "LOBBY"
-DEALING = "DEALING"
-REVEAL = "REVEAL"
-SCART = "SCART"
-PLAY = "PLAY"
-ROUND_OVER = "ROUND_OVER"
-MATCH_OVER = "MATCH_OVER"
-PHASES = (LOBBY, DEALING, REVEAL, SCART, PLAY, ROUND_OVER, MATCH_OVER)
 
-TEAMS = ("A", "B")
+@unique
+class Phase(StrEnum):
+    """The phases of a table (RULES §5)."""
+
+    LOBBY = "LOBBY"
+    DEALING = "DEALING"
+    REVEAL = "REVEAL"
+    SCART = "SCART"
+    PLAY = "PLAY"
+    ROUND_OVER = "ROUND_OVER"
+    MATCH_OVER = "MATCH_OVER"
+
+
+@unique
+class BuobMode(StrEnum):
+    """How an accepted BUOB call is carried out (RULES §8)."""
+
+    FORCED = "forced"  # the target has not played yet: it must play the jack
+    DEFERRED = "deferred"  # the target already played: exchange when the trick completes
+    SELF = "self"  # the caller holds the jack itself: exchange when the trick completes
+
+
+@unique
+class Team(StrEnum):
+    """Team A sits on the even seats, team B on the odd ones (RULES §3)."""
+
+    A = "A"
+    B = "B"
+
+
+# The phases by their old names (callers compare and import these).
+LOBBY = Phase.LOBBY
+DEALING = Phase.DEALING
+REVEAL = Phase.REVEAL
+SCART = Phase.SCART
+PLAY = Phase.PLAY
+ROUND_OVER = Phase.ROUND_OVER
+MATCH_OVER = Phase.MATCH_OVER
+PHASES: tuple[Phase, ...] = tuple(Phase)
+
+TEAMS: tuple[Team, ...] = tuple(Team)
 TRICKS_PER_DEAL = 19
 
 
-def team_of(seat: int) -> str:
+def team_of(seat: int) -> Team:
     """Team A sits on the even seats, team B on the odd ones (RULES §3)."""
-    return "A" if seat % 2 == 0 else "B"
+    return TEAMS[seat % 2]
 
 
 def next_seat(seat: int) -> int:
@@ -40,7 +76,7 @@ class Buob(NamedTuple):
     caller: int
     suit: str
     target: int
-    mode: str  # "forced" | "deferred" | "self"
+    mode: BuobMode
     king_seat: int  # who played the called king: wins if the exchange removed every card of L
     returned_card: int | None = None  # set when the trick completes
 
@@ -55,8 +91,8 @@ class Trick(NamedTuple):
 
 
 class NarrDebt(NamedTuple):
-    debtor: str  # team
-    creditor: str
+    debtor: Team
+    creditor: Team
     trick: int
     status: str  # "pending" | "settled"
     paid_card: int | None = None
@@ -85,13 +121,13 @@ class Deal(NamedTuple):
 class MatchState(NamedTuple):
     options: Options
     first_dealer: int
-    phase: str
+    phase: Phase
     dealer: int  # dealer of the current deal, or of the next one in the lobby
     totals: tuple[int, int]
     deals_played: int  # completed deals in this match
     bock_pending: int
     deal: Deal | None
-    winner: str | None  # "A" | "B" | "draw" once MATCH_OVER
+    winner: str | None  # Team.A | Team.B | "draw" once MATCH_OVER
 
 
 def new_match_state(options: Options | None = None, first_dealer: int = 0) -> MatchState:
@@ -111,140 +147,13 @@ def new_match_state(options: Options | None = None, first_dealer: int = 0) -> Ma
     )
 
 
-# --- JSON -------------------------------------------------------------------------------------
-
-def _card(c: int | None) -> str | None:
-    return None if c is None else CARD_IDS[c]
-
-
-def _uncard(c: str | None) -> int | None:
-    return None if c is None else INDEX[c]
-
-
-def _buob_to_json(b: Buob | None) -> dict[str, Any] | None:
-    if b is None:
-        return None
-    return {"caller": b.caller, "suit": b.suit, "target": b.target, "mode": b.mode,
-            "king_seat": b.king_seat, "returned_card": _card(b.returned_card)}
-
-
-def _buob_from_json(d: dict[str, Any] | None) -> Buob | None:
-    if d is None:
-        return None
-    return Buob(d["caller"], d["suit"], d["target"], d["mode"], d["king_seat"],
-                _uncard(d["returned_card"]))
-
-
-def _trick_to_json(t: Trick | None) -> dict[str, Any] | None:
-    if t is None:
-        return None
-    return {"number": t.number, "leader": t.leader,
-            "cards": [[s, CARD_IDS[c]] for s, c in t.cards], "led": t.led,
-            "buob": _buob_to_json(t.buob), "winner": t.winner}
-
-
-def _trick_from_json(d: dict[str, Any] | None) -> Trick | None:
-    if d is None:
-        return None
-    return Trick(d["number"], d["leader"], tuple((s, INDEX[c]) for s, c in d["cards"]),
-                 d["led"], _buob_from_json(d["buob"]), d["winner"])
-
-
-def _debt_to_json(n: NarrDebt | None) -> dict[str, Any] | None:
-    if n is None:
-        return None
-    return {"debtor": n.debtor, "creditor": n.creditor, "trick": n.trick, "status": n.status,
-            "paid_card": _card(n.paid_card), "settled_at": n.settled_at}
-
-
-def _debt_from_json(d: dict[str, Any] | None) -> NarrDebt | None:
-    if d is None:
-        return None
-    return NarrDebt(d["debtor"], d["creditor"], d["trick"], d["status"],
-                    _uncard(d["paid_card"]), d["settled_at"])
-
-
-def deal_to_json(deal: Deal | None) -> dict[str, Any] | None:
-    if deal is None:
-        return None
-    return {
-        "number": deal.number,
-        "dealer": deal.dealer,
-        "deck": [CARD_IDS[c] for c in deal.deck],
-        "passes": deal.passes,
-        "hands": [ids_of(h) for h in deal.hands],
-        "reveal": None if deal.reveal is None else [CARD_IDS[c] for c in deal.reveal],
-        "scart": None if deal.scart is None else [CARD_IDS[c] for c in deal.scart],
-        "is_bock": deal.is_bock,
-        "tricks": [_trick_to_json(t) for t in deal.tricks],
-        "current": _trick_to_json(deal.current),
-        "turn": deal.turn,
-        "led_suits": deal.led_suits,
-        "piles": {"A": ids_of(deal.piles[0]), "B": ids_of(deal.piles[1])},
-        "narr_debt": _debt_to_json(deal.narr_debt),
-        "points": None if deal.points is None else {"A": deal.points[0], "B": deal.points[1]},
-        "bock_triggered": deal.bock_triggered,
-    }
-
-
-def deal_from_json(d: dict[str, Any] | None) -> Deal | None:
-    if d is None:
-        return None
-    hands = tuple(mask_of([INDEX[c] for c in h]) for h in d["hands"])
-    return Deal(
-        number=d["number"],
-        dealer=d["dealer"],
-        deck=tuple(INDEX[c] for c in d["deck"]),
-        passes=d["passes"],
-        hands=hands,  # type: ignore[arg-type]
-        reveal=None if d["reveal"] is None else tuple(INDEX[c] for c in d["reveal"]),  # type: ignore[arg-type]
-        scart=None if d["scart"] is None else tuple(INDEX[c] for c in d["scart"]),  # type: ignore[arg-type]
-        is_bock=d["is_bock"],
-        tricks=tuple(_trick_from_json(t) for t in d["tricks"]),  # type: ignore[misc]
-        current=_trick_from_json(d["current"]),
-        turn=d["turn"],
-        led_suits=d["led_suits"],
-        piles=(mask_of([INDEX[c] for c in d["piles"]["A"]]),
-               mask_of([INDEX[c] for c in d["piles"]["B"]])),
-        narr_debt=_debt_from_json(d["narr_debt"]),
-        points=None if d["points"] is None else (d["points"]["A"], d["points"]["B"]),
-        bock_triggered=d["bock_triggered"],
-    )
-
-
-STATE_FORMAT = "troccas-state/1"
-
-
-def to_json(state: MatchState) -> dict[str, Any]:
-    """The whole state as plain JSON data; `from_json(to_json(s)) == s` exactly."""
-    return {
-        "format": STATE_FORMAT,
-        "options": state.options.to_json(),
-        "first_dealer": state.first_dealer,
-        "phase": state.phase,
-        "dealer": state.dealer,
-        "totals": {"A": state.totals[0], "B": state.totals[1]},
-        "deals_played": state.deals_played,
-        "bock_pending": state.bock_pending,
-        "deal": deal_to_json(state.deal),
-        "winner": state.winner,
-    }
-
-
-def from_json(data: dict[str, Any]) -> MatchState:
-    if data.get("format") != STATE_FORMAT:
-        raise ValueError("not a troccas-state/1 document")
-    return MatchState(
-        options=Options.from_json(data["options"]),
-        first_dealer=data["first_dealer"],
-        phase=data["phase"],
-        dealer=data["dealer"],
-        totals=(data["totals"]["A"], data["totals"]["B"]),
-        deals_played=data["deals_played"],
-        bock_pending=data["bock_pending"],
-        deal=deal_from_json(data["deal"]),
-        winner=data["winner"],
-    )
+def tricks_won(deal: Deal) -> tuple[int, int]:
+    """How many of the deal's completed tricks each team won (A, B)."""
+    won = [0, 0]
+    for t in deal.tricks:
+        assert t.winner is not None  # set when the trick completed
+        won[t.winner % 2] += 1
+    return won[0], won[1]
 
 
 def dealt_hands(deal: Deal) -> list[list[int]]:
@@ -261,6 +170,7 @@ def dealt_hands(deal: Deal) -> list[list[int]]:
 
 
 __all__ = [
-    "Buob", "Trick", "NarrDebt", "Deal", "MatchState", "new_match_state", "to_json", "from_json",
-    "team_of", "next_seat", "dealt_hands", "cards_of",
+    "Buob", "BuobMode", "Deal", "MatchState", "NarrDebt", "PHASES", "Phase", "TEAMS", "Team",
+    "Trick", "cards_of", "dealt_hands", "new_match_state", "next_seat", "team_of",
+    "tricks_won",
 ]

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeGuard
 
-from .cards import CARD_IDS, ids_of
+from .cards import CARD_IDS
+from .codec import by_team, deal_result
 from .errors import OptionsError, RuleError
 from .options import Options
 from .rules import apply
-from .state import LOBBY, Deal, MatchState, Trick, new_match_state
+from .state import LOBBY, Deal, MatchState, new_match_state
 
 TRANSCRIPT_FORMAT = "troccas-transcript/1"
 RESULT_FORMAT = "troccas-result/1"
@@ -39,7 +40,7 @@ class TranscriptError(ValueError):
         self.problem = problem
 
 
-def _is_int(v: Any) -> bool:
+def _is_int(v: Any) -> TypeGuard[int]:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
@@ -110,45 +111,6 @@ def _engine_action(action: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _trick_result(t: Trick) -> dict[str, Any]:
-    b = t.buob
-    return {
-        "leader": t.leader,
-        "cards": [[s, CARD_IDS[c]] for s, c in t.cards],
-        "winner": t.winner,
-        "buob": None if b is None else {
-            "caller": b.caller, "suit": b.suit, "target": b.target, "mode": b.mode,
-            "returned_card": None if b.returned_card is None else CARD_IDS[b.returned_card],
-        },
-    }
-
-
-def deal_result(deal: Deal) -> dict[str, Any]:
-    """One entry of the result's `deals` (full information)."""
-    tricks = [_trick_result(t) for t in deal.tricks]
-    if deal.current is not None and deal.current.cards:
-        tricks.append(_trick_result(deal.current))
-    debt = deal.narr_debt
-    return {
-        "dealer": deal.dealer,
-        "is_bock": deal.is_bock,
-        "reveal": None if deal.reveal is None else {str(s): CARD_IDS[c]
-                                                    for s, c in enumerate(deal.reveal)},
-        "scart": None if deal.scart is None else sorted((CARD_IDS[c] for c in deal.scart),
-                                                        key=CARD_IDS.index),
-        "tricks": tricks,
-        "narr_debt": None if debt is None else {
-            "debtor": debt.debtor, "creditor": debt.creditor, "trick": debt.trick,
-            "status": debt.status,
-            "paid_card": None if debt.paid_card is None else CARD_IDS[debt.paid_card],
-            "settled_at": debt.settled_at,
-        },
-        "piles": {"A": ids_of(deal.piles[0]), "B": ids_of(deal.piles[1])},
-        "points": None if deal.points is None else {"A": deal.points[0], "B": deal.points[1]},
-        "bock_triggered": deal.bock_triggered,
-    }
-
-
 def replay(doc: Any) -> dict[str, Any]:
     """Replay a transcript and build its `troccas-result/1` document.
 
@@ -176,7 +138,7 @@ def replay(doc: Any) -> dict[str, Any]:
         "format": RESULT_FORMAT,
         "results": results,
         "deals": [deal_result(d) for d in deals],
-        "totals": {"A": state.totals[0], "B": state.totals[1]},
+        "totals": by_team(state.totals),
         "bock_pending": state.bock_pending,
         "phase": state.phase,
         "winner": state.winner,

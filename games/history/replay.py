@@ -21,9 +21,11 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from games.engine import CARD_IDS, MatchState, apply, new_match_state
+from games.engine import MatchState, apply, new_match_state, team_of
 from games.engine.cards import ids_of
+from games.engine.codec import card_ids, debt_frame, trick_frame
 from games.engine.options import Options
+from games.engine.state import tricks_won
 from games.engine.transcript import TRANSCRIPT_FORMAT
 from games.models import Match, MatchStatus, Round, RoundAction
 
@@ -125,19 +127,6 @@ def replay_states(match: Match) -> list[tuple[LoggedAction, MatchState]]:
 
 # --- replay frames (finished matches only) ---------------------------------------------------
 
-def _trick(t: Any) -> dict[str, Any] | None:
-    if t is None:
-        return None
-    b = t.buob
-    return {
-        "number": t.number, "leader": t.leader,
-        "cards": [[s, CARD_IDS[c]] for s, c in t.cards], "winner": t.winner,
-        "buob": None if b is None else {
-            "caller": b.caller, "suit": b.suit, "target": b.target, "mode": b.mode,
-            "returned": None if b.returned_card is None else CARD_IDS[b.returned_card]},
-    }
-
-
 def frame(la: LoggedAction, state: MatchState) -> dict[str, Any]:
     """One step of the viewer, with full information (the match is over)."""
     deal = state.deal
@@ -147,10 +136,6 @@ def frame(la: LoggedAction, state: MatchState) -> dict[str, Any]:
     if shown is None and deal.tricks and a["type"] in ("play_card", "turn_timeout") \
             and state.phase in ("PLAY", "ROUND_OVER", "MATCH_OVER"):
         shown = deal.tricks[-1]  # the card just played completed this trick
-    won = [0, 0]
-    for t in deal.tricks:
-        won[t.winner % 2] += 1  # type: ignore[operator]
-    debt = deal.narr_debt
     return {
         "deal": deal.number,
         "dealer": deal.dealer,
@@ -158,16 +143,14 @@ def frame(la: LoggedAction, state: MatchState) -> dict[str, Any]:
         "phase": state.phase,
         "action": {k: v for k, v in a.items() if k != "deck"},
         "hands": [ids_of(h) for h in deal.hands],
-        "reveal": None if deal.reveal is None else [CARD_IDS[c] for c in deal.reveal],
-        "scart": None if deal.scart is None else [CARD_IDS[c] for c in deal.scart],
-        "trick": _trick(shown),
-        "tricks_won": won,
+        "reveal": None if deal.reveal is None else card_ids(deal.reveal),
+        "scart": None if deal.scart is None else card_ids(deal.scart),
+        "trick": trick_frame(shown),
+        "tricks_won": list(tricks_won(deal)),
         "piles": [deal.piles[0].bit_count(), deal.piles[1].bit_count()],
         "totals": list(state.totals),
         "points": None if deal.points is None else list(deal.points),
-        "debt": None if debt is None else {
-            "debtor": debt.debtor, "creditor": debt.creditor, "status": debt.status,
-            "paid": None if debt.paid_card is None else CARD_IDS[debt.paid_card]},
+        "debt": debt_frame(deal.narr_debt),
     }
 
 
@@ -216,11 +199,11 @@ def deal_summaries(match: Match, rounds: list[Round]) -> list[DealSummary]:
             if b:
                 calls.append({
                     "trick": t.number, "caller": names[b["caller"]],
-                    "team": "AB"[b["caller"] % 2], "suit": SUIT_LABELS.get(b["suit"], b["suit"]),
+                    "team": team_of(b["caller"]), "suit": SUIT_LABELS.get(b["suit"], b["suit"]),
                     "mode": MODE_LABELS.get(b["mode"], b["mode"]),
                     "target": names[b["target"]],
                     "won": t.winner % 2 == b["caller"] % 2,
-                    "returned": b.get("returned_card") if public else None,
+                    "returned_card": b.get("returned_card") if public else None,
                 })
         debts = list(r.narr_debts.all())
         debt = None

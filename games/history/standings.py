@@ -21,6 +21,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Prefetch
 
+from games.engine import team_of
 from games.history import rating
 from games.models import Match, MatchStatus, PairStats, PlayerRating, RatingHistory, Round
 
@@ -115,7 +116,7 @@ def facts(match: Match, rounds: list[Round]) -> MatchFacts:
 
 
 def _count(line: Line, f: MatchFacts, team: int, seats: tuple[int, ...]) -> None:
-    result = "draw" if f.winner == "draw" else ("win" if f.winner == "AB"[team] else "loss")
+    result = "draw" if f.winner == "draw" else ("win" if f.winner == team_of(team) else "loss")
     line.matches += 1
     line.wins += result == "win"
     line.draws += result == "draw"

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, cast
 
 from django.db import connection
-from django.db.models import Model
+from django.db.models import Field, Model
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
@@ -56,7 +56,8 @@ class _Columns:
             for conv in convs:
                 value = conv(value, col, connection)
             out.append(value)
-        return self.model.from_db(connection.alias, None, out)
+        # None: every column is given, so Django never reads the names (Model.from_db).
+        return self.model.from_db(connection.alias, None, out)  # type: ignore[arg-type]
 
 
 _cache: dict[str, dict[str, Any]] = {}
@@ -146,10 +147,10 @@ def update_row(obj: Model, fields: list[str], *, version_was: int | None = None)
     meta = obj._meta
     cols, params = [], []
     for name in fields:
-        f = meta.get_field(name)
-        cols.append(f"{q(f.column)} = %s")  # type: ignore[union-attr]
-        params.append(f.get_db_prep_save(getattr(obj, f.attname), connection))  # type: ignore[union-attr]
-    where = f"{q(meta.pk.column)} = %s"  # type: ignore[union-attr]
+        f = cast("Field[Any, Any]", meta.get_field(name))  # callers name concrete columns
+        cols.append(f"{q(f.column)} = %s")
+        params.append(f.get_db_prep_save(getattr(obj, f.attname), connection))
+    where = f"{q(meta.pk.column)} = %s"
     params.append(obj.pk)
     if version_was is not None:
         where += f" AND {q('version')} = %s"

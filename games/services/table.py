@@ -28,6 +28,7 @@ from games.engine import (
     from_json,
     to_json,
 )
+from games.engine.codec import buob_public, trick_row_cards
 from games.engine.options import Options
 from games.history import standings
 from games.models import Match, MatchStatus, NarrDebt, Room, Round, Trick
@@ -282,15 +283,9 @@ def _persist_tricks_and_debts(rnd: Round, state: MatchState, events: list[Any],
         if e.kind != "trick_won":
             continue
         trick = deal.tricks[e.trick - 1]
-        b = trick.buob
         Trick.objects.create(
-            round=rnd, number=trick.number, leader=trick.leader,
-            cards=[{"seat": s, "card": CARD_IDS[c]} for s, c in trick.cards],
-            winner=trick.winner, completed=now,
-            buob_call=None if b is None else {
-                "caller": b.caller, "suit": b.suit, "target": b.target, "mode": b.mode,
-                "returned_card": None if b.returned_card is None
-                else CARD_IDS[b.returned_card]},
+            round=rnd, number=trick.number, leader=trick.leader, cards=trick_row_cards(trick),
+            winner=trick.winner, completed=now, buob_call=buob_public(trick.buob),
         )
     for e in events:
         if e.kind == "narr_debt_created":

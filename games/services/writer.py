@@ -124,7 +124,8 @@ def _submit(code: str, user: Any, cmd: Command, fired: tuple[int, int] | None = 
             return Outcome(True, t.room.version)
     except (ServiceError, RuleError) as exc:
         # The transaction rolled back: nothing changed.
-        if key_of(user, cmd) and _logged(key_of(user, cmd)):
+        logged_key = key_of(user, cmd)
+        if logged_key and _logged(logged_key):
             return Outcome(True, _current_version(code), duplicate=True)
         return Outcome(False, _current_version(code), exc.code)
     except IntegrityError:

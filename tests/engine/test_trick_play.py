@@ -6,14 +6,14 @@ import pytest
 
 from games.engine import Options, legal_cards
 from games.engine.cards import INDEX, points
-from games.engine.state import NarrDebt
+from games.engine.state import NarrDebt, team_of
 
 from .helpers import (
     ANNA,
-    BIGNA,
+    BENEDETG,
     CANONICAL_DECK,
     CURDIN,
-    DURI,
+    OWNER,
     code_of,
     hand,
     in_play,
@@ -29,202 +29,203 @@ def _play(seat, card):
 
 @pytest.fixture
 def vector():
-    """The §5 deal (Duri deals and discards R9 R10); Anna leads trick 1.
+    """The §5 deal (Curdin deals and discards R9 R10); the owner leads trick 1.
 
-    Anna: C1–C6 RJ RN RQ RK S1 S2 B7–B10 BJ BN BQ · Bigna: C7–C10 CJ CN S3–S8 BK T1–T6 ·
-    Curdin: CQ CK R1–R4 S9 S10 SJ SN SQ SK T7–T13 · Duri: R5–R8 B1–B6 T14–T21 NARR.
+    The owner: C1–C6 RJ RN RQ RK S1 S2 B7–B10 BJ BN BQ · Anna: C7–C10 CJ CN S3–S8 BK T1–T6 ·
+    Benedetg: CQ CK R1–R4 S9 S10 SJ SN SQ SK T7–T13 · Curdin: R5–R8 B1–B6 T14–T21 NARR.
     """
-    return in_play(CANONICAL_DECK, ["R9", "R10"], dealer=DURI)
+    return in_play(CANONICAL_DECK, ["R9", "R10"], dealer=CURDIN)
 
 
 # --- turn order --------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("seat", [BIGNA, CURDIN, DURI])
+@pytest.mark.parametrize("seat", [ANNA, BENEDETG, CURDIN])
 def test_s7_out_of_turn_is_not_your_turn(vector, seat):
     card = hand(vector, seat)[0]
     assert code_of(vector, _play(seat, card)) == "NOT_YOUR_TURN"
 
 
 def test_s7_order_inside_a_trick_is_leader_then_next_next_next(vector):
-    state = play(vector, ANNA, "C1")
-    assert state.deal.turn == BIGNA
-    assert code_of(state, _play(ANNA, "C2")) == "NOT_YOUR_TURN"
-    assert code_of(state, _play(CURDIN, "CQ")) == "NOT_YOUR_TURN"
-    state = play(state, BIGNA, "C7")
+    state = play(vector, OWNER, "C1")
+    assert state.deal.turn == ANNA
+    assert code_of(state, _play(OWNER, "C2")) == "NOT_YOUR_TURN"
+    assert code_of(state, _play(BENEDETG, "CQ")) == "NOT_YOUR_TURN"
+    state = play(state, ANNA, "C7")
+    assert state.deal.turn == BENEDETG
+    state = play(state, BENEDETG, "CQ")
     assert state.deal.turn == CURDIN
-    state = play(state, CURDIN, "CQ")
-    assert state.deal.turn == DURI
 
 
 def test_s12_not_your_turn_is_checked_before_the_cards_own_checks(vector):
-    assert code_of(vector, _play(BIGNA, "XX")) == "NOT_YOUR_TURN"
+    assert code_of(vector, _play(ANNA, "XX")) == "NOT_YOUR_TURN"
 
 
 def test_s12_unknown_card_id_is_unknown_card(vector):
-    assert code_of(vector, _play(ANNA, "C11")) == "UNKNOWN_CARD"
+    assert code_of(vector, _play(OWNER, "C11")) == "UNKNOWN_CARD"
 
 
 def test_s12_card_not_in_hand(vector):
-    assert code_of(vector, _play(ANNA, "C7")) == "CARD_NOT_IN_HAND"
+    assert code_of(vector, _play(OWNER, "C7")) == "CARD_NOT_IN_HAND"
 
 
 def test_s7_the_leader_may_play_any_card(vector):
-    assert legal_cards(vector, ANNA) == hand(vector, ANNA)
-    assert legal_cards(vector, BIGNA) == []  # not on turn
+    assert legal_cards(vector, OWNER) == hand(vector, OWNER)
+    assert legal_cards(vector, ANNA) == []  # not on turn
 
 
 # --- following -----------------------------------------------------------------------------------
 
 def test_s7_must_follow_suit_when_holding_the_led_suit(vector):
-    state = play(vector, ANNA, "C1")
-    assert code_of(state, _play(BIGNA, "S3")) == "MUST_FOLLOW_SUIT"
-    assert code_of(state, _play(BIGNA, "T1")) == "MUST_FOLLOW_SUIT"  # no trumping either
-    assert legal_cards(state, BIGNA) == ["C7", "C8", "C9", "C10", "CJ", "CN"]
-    assert play(state, BIGNA, "C10").deal.current.cards[-1] == (BIGNA, INDEX["C10"])
+    state = play(vector, OWNER, "C1")
+    assert code_of(state, _play(ANNA, "S3")) == "MUST_FOLLOW_SUIT"
+    assert code_of(state, _play(ANNA, "T1")) == "MUST_FOLLOW_SUIT"  # no trumping either
+    assert legal_cards(state, ANNA) == ["C7", "C8", "C9", "C10", "CJ", "CN"]
+    assert play(state, ANNA, "C10").deal.current.cards[-1] == (ANNA, INDEX["C10"])
 
 
 def test_s7_narr_is_exempt_from_following_suit(vector):
-    state = play_trick(vector, (ANNA, "B7"), (BIGNA, "BK"), (CURDIN, "T7"))
-    assert "NARR" in legal_cards(state, DURI)
-    assert "B1" in legal_cards(state, DURI)
-    assert code_of(state, _play(DURI, "R5")) == "MUST_FOLLOW_SUIT"
-    state = play(state, DURI, "NARR")  # Duri holds batons and still may play the Narr
-    assert state.deal.tricks[-1].cards[-1] == (DURI, INDEX["NARR"])
+    state = play_trick(vector, (OWNER, "B7"), (ANNA, "BK"), (BENEDETG, "T7"))
+    assert "NARR" in legal_cards(state, CURDIN)
+    assert "B1" in legal_cards(state, CURDIN)
+    assert code_of(state, _play(CURDIN, "R5")) == "MUST_FOLLOW_SUIT"
+    state = play(state, CURDIN, "NARR")  # Curdin holds batons and still may play the Narr
+    assert state.deal.tricks[-1].cards[-1] == (CURDIN, INDEX["NARR"])
 
 
 def test_s7_must_trump_when_void_in_the_led_suit(vector):
-    state = play_trick(vector, (ANNA, "C1"), (BIGNA, "C7"), (CURDIN, "CQ"))
-    assert code_of(state, _play(DURI, "R5")) == "MUST_PLAY_TRUMP"
-    assert code_of(state, _play(DURI, "B1")) == "MUST_PLAY_TRUMP"
-    assert legal_cards(state, DURI) == [f"T{n}" for n in range(14, 22)] + ["NARR"]
+    state = play_trick(vector, (OWNER, "C1"), (ANNA, "C7"), (BENEDETG, "CQ"))
+    assert code_of(state, _play(CURDIN, "R5")) == "MUST_PLAY_TRUMP"
+    assert code_of(state, _play(CURDIN, "B1")) == "MUST_PLAY_TRUMP"
+    assert legal_cards(state, CURDIN) == [f"T{n}" for n in range(14, 22)] + ["NARR"]
 
 
 def test_s7_narr_is_exempt_from_trumping(vector):
-    state = play_trick(vector, (ANNA, "C1"), (BIGNA, "C7"), (CURDIN, "CQ"))
-    state = play(state, DURI, "NARR")
-    assert state.deal.tricks[-1].winner == CURDIN
+    state = play_trick(vector, (OWNER, "C1"), (ANNA, "C7"), (BENEDETG, "CQ"))
+    state = play(state, CURDIN, "NARR")
+    assert state.deal.tricks[-1].winner == BENEDETG
 
 
 def test_s7_no_duty_to_overtrump():
-    state = setup({ANNA: ["C5"], BIGNA: ["T10"], CURDIN: ["T2", "T20"]},
-                  void={BIGNA: "C", CURDIN: "C"})
-    state = play_trick(state, (ANNA, "C5"), (BIGNA, "T10"))
-    assert "T2" in legal_cards(state, CURDIN)
-    state = play(state, CURDIN, "T2")  # under the T10 on the table, though holding T20
-    assert state.deal.current.cards[-1] == (CURDIN, INDEX["T2"])
+    state = setup({OWNER: ["C5"], ANNA: ["T10"], BENEDETG: ["T2", "T20"]},
+                  void={ANNA: "C", BENEDETG: "C"})
+    state = play_trick(state, (OWNER, "C5"), (ANNA, "T10"))
+    assert "T2" in legal_cards(state, BENEDETG)
+    state = play(state, BENEDETG, "T2")  # under the T10 on the table, though holding T20
+    assert state.deal.current.cards[-1] == (BENEDETG, INDEX["T2"])
 
 
 def test_s7_no_duty_to_beat_the_cards_of_the_led_suit():
-    state = setup({ANNA: ["C5"], BIGNA: ["C1", "C10"]})
-    state = play(state, ANNA, "C5")
-    state = play(state, BIGNA, "C10")  # holds C1, which would win; C10 is still legal
-    assert state.deal.current.cards[-1] == (BIGNA, INDEX["C10"])
+    state = setup({OWNER: ["C5"], ANNA: ["C1", "C10"]})
+    state = play(state, OWNER, "C5")
+    state = play(state, ANNA, "C10")  # holds C1, which would win; C10 is still legal
+    assert state.deal.current.cards[-1] == (ANNA, INDEX["C10"])
 
 
 def test_s7_free_discard_when_void_in_the_led_suit_and_in_trumps():
-    state = setup({ANNA: ["C5"], CURDIN: ["SK", "NARR"]}, void={CURDIN: "CT"})
-    state = play(state, ANNA, "C5")
-    state = play(state, BIGNA, legal_cards(state, BIGNA)[0])
-    assert legal_cards(state, CURDIN) == hand(state, CURDIN)
-    state = play(state, CURDIN, "SK")
-    assert state.deal.current.cards[-1] == (CURDIN, INDEX["SK"])
+    state = setup({OWNER: ["C5"], BENEDETG: ["SK", "NARR"]}, void={BENEDETG: "CT"})
+    state = play(state, OWNER, "C5")
+    state = play(state, ANNA, legal_cards(state, ANNA)[0])
+    assert legal_cards(state, BENEDETG) == hand(state, BENEDETG)
+    state = play(state, BENEDETG, "SK")
+    assert state.deal.current.cards[-1] == (BENEDETG, INDEX["SK"])
 
 
 def test_s7_trump_led_the_others_follow_with_trumps():
-    state = setup({ANNA: ["T3"], BIGNA: ["T1", "C7"]}, void={BIGNA: "N"})
-    state = play(state, ANNA, "T3")
+    state = setup({OWNER: ["T3"], ANNA: ["T1", "C7"]}, void={ANNA: "N"})
+    state = play(state, OWNER, "T3")
     assert state.deal.current.led == "T"
-    assert code_of(state, _play(BIGNA, "C7")) == "MUST_FOLLOW_SUIT"
-    assert all(c.startswith("T") for c in legal_cards(state, BIGNA))
-    assert play(state, BIGNA, "T1").deal.turn == CURDIN
+    assert code_of(state, _play(ANNA, "C7")) == "MUST_FOLLOW_SUIT"
+    assert all(c.startswith("T") for c in legal_cards(state, ANNA))
+    assert play(state, ANNA, "T1").deal.turn == BENEDETG
 
 
 def test_s7_narr_led_second_card_is_free_and_sets_the_led_suit():
-    state = setup({ANNA: ["NARR"], BIGNA: ["S5", "C7"], CURDIN: ["S9", "C8"]})
-    state = play(state, ANNA, "NARR")
+    state = setup({OWNER: ["NARR"], ANNA: ["S5", "C7"], BENEDETG: ["S9", "C8"]})
+    state = play(state, OWNER, "NARR")
     assert state.deal.current.led is None
-    assert legal_cards(state, BIGNA) == hand(state, BIGNA)
-    state = play(state, BIGNA, "S5")  # Bigna holds cups and trumps; the second card is free
+    assert legal_cards(state, ANNA) == hand(state, ANNA)
+    state = play(state, ANNA, "S5")  # Anna holds cups and trumps; the second card is free
     assert state.deal.current.led == "S"
-    assert code_of(state, _play(CURDIN, "C8")) == "MUST_FOLLOW_SUIT"
-    assert all(c.startswith("S") or c == "NARR" for c in legal_cards(state, CURDIN))
+    assert code_of(state, _play(BENEDETG, "C8")) == "MUST_FOLLOW_SUIT"
+    assert all(c.startswith("S") or c == "NARR" for c in legal_cards(state, BENEDETG))
 
 
 def test_s7_the_narr_never_wins_a_trick():
-    state = setup({ANNA: ["NARR"], BIGNA: ["S1"], CURDIN: ["S2"], DURI: ["S3"]},
-                  void={CURDIN: "T", DURI: "T"})
-    state = play_trick(state, (ANNA, "NARR"), (BIGNA, "S1"), (CURDIN, "S2"), (DURI, "S3"))
-    assert state.deal.tricks[0].winner == DURI
+    state = setup({OWNER: ["NARR"], ANNA: ["S1"], BENEDETG: ["S2"], CURDIN: ["S3"]},
+                  void={BENEDETG: "T", CURDIN: "T"})
+    state = play_trick(state, (OWNER, "NARR"), (ANNA, "S1"), (BENEDETG, "S2"), (CURDIN, "S3"))
+    assert state.deal.tricks[0].winner == CURDIN
 
 
 # --- winners --------------------------------------------------------------------------------------
 
 def test_s7_round_suit_numeral_1_beats_10_and_the_winner_leads_next():
-    state = setup({ANNA: ["C10"], BIGNA: ["C1"], CURDIN: ["C9"], DURI: ["C7"]})
-    state = play_trick(state, (ANNA, "C10"), (BIGNA, "C1"), (CURDIN, "C9"), (DURI, "C7"))
-    assert state.deal.tricks[0].winner == BIGNA
-    assert state.deal.turn == BIGNA and state.deal.current.leader == BIGNA
+    state = setup({OWNER: ["C10"], ANNA: ["C1"], BENEDETG: ["C9"], CURDIN: ["C7"]})
+    state = play_trick(state, (OWNER, "C10"), (ANNA, "C1"), (BENEDETG, "C9"), (CURDIN, "C7"))
+    assert state.deal.tricks[0].winner == ANNA
+    assert state.deal.turn == ANNA and state.deal.current.leader == ANNA
     assert state.deal.current.number == 2
 
 
 def test_s7_round_suit_court_cards_beat_numerals_cavalier_beats_jack():
-    state = setup({ANNA: ["C1"], BIGNA: ["CJ"], CURDIN: ["C2"], DURI: ["CN"]})
-    state = play_trick(state, (ANNA, "C1"), (BIGNA, "CJ"), (CURDIN, "C2"), (DURI, "CN"))
-    assert state.deal.tricks[0].winner == DURI
+    state = setup({OWNER: ["C1"], ANNA: ["CJ"], BENEDETG: ["C2"], CURDIN: ["CN"]})
+    state = play_trick(state, (OWNER, "C1"), (ANNA, "CJ"), (BENEDETG, "C2"), (CURDIN, "CN"))
+    assert state.deal.tricks[0].winner == CURDIN
 
 
 def test_s7_long_suit_numeral_10_beats_1():
-    state = setup({ANNA: ["S1"], BIGNA: ["S10"], CURDIN: ["S3"], DURI: ["S9"]})
-    state = play_trick(state, (ANNA, "S1"), (BIGNA, "S10"), (CURDIN, "S3"), (DURI, "S9"))
-    assert state.deal.tricks[0].winner == BIGNA
+    state = setup({OWNER: ["S1"], ANNA: ["S10"], BENEDETG: ["S3"], CURDIN: ["S9"]})
+    state = play_trick(state, (OWNER, "S1"), (ANNA, "S10"), (BENEDETG, "S3"), (CURDIN, "S9"))
+    assert state.deal.tricks[0].winner == ANNA
 
 
 def test_s7_long_suit_jack_beats_10_cavalier_beats_jack():
-    state = setup({ANNA: ["B10"], BIGNA: ["BJ"], CURDIN: ["B9"], DURI: ["B1"]})
-    state = play_trick(state, (ANNA, "B10"), (BIGNA, "BJ"), (CURDIN, "B9"), (DURI, "B1"))
-    assert state.deal.tricks[0].winner == BIGNA
-    state = setup({ANNA: ["B10"], BIGNA: ["BJ"], CURDIN: ["BN"], DURI: ["B1"]})
-    state = play_trick(state, (ANNA, "B10"), (BIGNA, "BJ"), (CURDIN, "BN"), (DURI, "B1"))
-    assert state.deal.tricks[0].winner == CURDIN
+    state = setup({OWNER: ["B10"], ANNA: ["BJ"], BENEDETG: ["B9"], CURDIN: ["B1"]})
+    state = play_trick(state, (OWNER, "B10"), (ANNA, "BJ"), (BENEDETG, "B9"), (CURDIN, "B1"))
+    assert state.deal.tricks[0].winner == ANNA
+    state = setup({OWNER: ["B10"], ANNA: ["BJ"], BENEDETG: ["BN"], CURDIN: ["B1"]})
+    state = play_trick(state, (OWNER, "B10"), (ANNA, "BJ"), (BENEDETG, "BN"), (CURDIN, "B1"))
+    assert state.deal.tricks[0].winner == BENEDETG
 
 
 def test_s7_off_suit_cards_never_win():
-    state = setup({ANNA: ["R10"], BIGNA: ["SK"], CURDIN: ["R9"]}, void={BIGNA: "RT"})
-    state = play_trick(state, (ANNA, "R10"), (BIGNA, "SK"), (CURDIN, "R9"))
-    state = play(state, DURI, legal_cards(state, DURI)[0])
-    assert state.deal.tricks[0].winner != BIGNA
+    state = setup({OWNER: ["R10"], ANNA: ["SK"], BENEDETG: ["R9"]}, void={ANNA: "RT"})
+    state = play_trick(state, (OWNER, "R10"), (ANNA, "SK"), (BENEDETG, "R9"))
+    state = play(state, CURDIN, legal_cards(state, CURDIN)[0])
+    assert state.deal.tricks[0].winner != ANNA
 
 
 def test_s7_trump_beats_a_higher_off_suit_king():
-    state = setup({ANNA: ["C5"], BIGNA: ["CK"], CURDIN: ["T1"], DURI: ["C6"]}, void={CURDIN: "C"})
-    state = play_trick(state, (ANNA, "C5"), (BIGNA, "CK"), (CURDIN, "T1"), (DURI, "C6"))
-    assert state.deal.tricks[0].winner == CURDIN
+    state = setup({OWNER: ["C5"], ANNA: ["CK"], BENEDETG: ["T1"], CURDIN: ["C6"]},
+                  void={BENEDETG: "C"})
+    state = play_trick(state, (OWNER, "C5"), (ANNA, "CK"), (BENEDETG, "T1"), (CURDIN, "C6"))
+    assert state.deal.tricks[0].winner == BENEDETG
 
 
 def test_s7_highest_trump_wins_when_several_trumps():
-    state = setup({ANNA: ["C5"], BIGNA: ["T10"], CURDIN: ["T2"]}, void={BIGNA: "C", CURDIN: "C"})
-    state = play_trick(state, (ANNA, "C5"), (BIGNA, "T10"), (CURDIN, "T2"))
-    state = play(state, DURI, legal_cards(state, DURI)[0])
+    state = setup({OWNER: ["C5"], ANNA: ["T10"], BENEDETG: ["T2"]}, void={ANNA: "C", BENEDETG: "C"})
+    state = play_trick(state, (OWNER, "C5"), (ANNA, "T10"), (BENEDETG, "T2"))
+    state = play(state, CURDIN, legal_cards(state, CURDIN)[0])
     winner_card = dict(state.deal.tricks[0].cards)[state.deal.tricks[0].winner]
     assert max(c for _, c in state.deal.tricks[0].cards if 56 <= c <= 76) == winner_card
 
 
 def test_s7_led_suit_is_recorded_after_the_trick():
-    state = setup({ANNA: ["C10"], BIGNA: ["C1"], CURDIN: ["C9"], DURI: ["C7"]})
-    state = play_trick(state, (ANNA, "C10"), (BIGNA, "C1"), (CURDIN, "C9"), (DURI, "C7"))
+    state = setup({OWNER: ["C10"], ANNA: ["C1"], BENEDETG: ["C9"], CURDIN: ["C7"]})
+    state = play_trick(state, (OWNER, "C10"), (ANNA, "C1"), (BENEDETG, "C9"), (CURDIN, "C7"))
     assert "C" in state.deal.led_suits
 
 
 def test_s7_hand_sizes_stay_equal_after_each_trick(vector):
-    state = play_trick(vector, (ANNA, "C1"), (BIGNA, "C7"), (CURDIN, "CQ"), (DURI, "T14"))
+    state = play_trick(vector, (OWNER, "C1"), (ANNA, "C7"), (BENEDETG, "CQ"), (CURDIN, "T14"))
     assert [len(hand(state, s)) for s in range(4)] == [18, 18, 18, 18]
 
 
 def test_s12_play_card_outside_play_is_wrong_phase_before_the_turn_check():
     from .helpers import dealt
-    state = dealt(CANONICAL_DECK, DURI)
-    assert code_of(state, _play(ANNA, "C1")) == "WRONG_PHASE"
-    assert code_of(state, _play(BIGNA, "C7")) == "WRONG_PHASE"
+    state = dealt(CANONICAL_DECK, CURDIN)
+    assert code_of(state, _play(OWNER, "C1")) == "WRONG_PHASE"
+    assert code_of(state, _play(ANNA, "C7")) == "WRONG_PHASE"
 
 
 # --- §7 as written, checked against the engine on many random deals ------------------------------
@@ -278,11 +279,11 @@ def _rules_complete(pre, post, seat, card):
     else:
         winner = next(s for s, c in cards if c == b.suit + "K")
     piles = {t: set(ids_of(deal.piles["AB".index(t)])) for t in "AB"}
-    wteam = "AB"[winner % 2]
+    wteam = team_of(winner)
     debt = deal.narr_debt
     for s, c in cards:
         if c == "NARR" and deal.current.number < 19:
-            owner = "AB"[s % 2]
+            owner = team_of(s)
             piles[owner].add(c)
             if owner != wteam:
                 debt = ("pending", owner, wteam, deal.current.number)

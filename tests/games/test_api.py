@@ -17,12 +17,12 @@ from django.test import Client
 from django.utils import translation
 
 from games import services
-from games.engine import PLAY
+from games.engine import PLAY, team_of
 from games.models import Room
 from games.text.errors import message_for
+from tests import personas
 from tests.games import tables
 from tests.games.live import cards_in
-from tests.games.tables import fast_passwords  # noqa: F401 - autouse fixture
 
 pytestmark = [pytest.mark.django_db, pytest.mark.timeout(60)]
 
@@ -251,7 +251,7 @@ def test_list_is_paginated_in_a_constant_number_of_queries(
         one = Client().get("/api/rooms")
     assert len(one.json()["rooms"]) == 1
     for i in range(54):
-        services.create_room(make_user(f"host{i}"), name=f"T{i}", take_seat="AB"[i % 2])
+        services.create_room(make_user(f"host{i}"), name=f"T{i}", take_seat=team_of(i))
     with django_assert_num_queries(2):
         page1 = Client().get("/api/rooms").json()
     with django_assert_num_queries(2):
@@ -270,7 +270,7 @@ def test_list_is_paginated_in_a_constant_number_of_queries(
 def test_room_view_seated_player_sees_own_hand_only(owner: Any, players: list[Any],
                                                     spectator: Any) -> None:
     room = tables.seat_table(owner, players)
-    by_seat = {0: owner, 1: players[0], 2: players[1], 3: players[2]}
+    by_seat = personas.by_seat(owner, players)
     tables.advance(room.code, by_seat, PLAY)
     state = tables.state(room.code)
     assert state is not None and state.deal is not None

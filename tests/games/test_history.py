@@ -18,10 +18,11 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from games.engine import CARD_IDS, from_json, legal_cards
+from games.engine import CARD_IDS, from_json, legal_cards, team_of
 from games.engine.cards import ids_of
 from games.history import replay as history
 from games.models import Match, MatchStatus, Room, Round, RoundAction
+from tests import personas
 from tests.games.matches import play_match, url
 from tests.games.tables import advance, must, seat_table, state
 
@@ -33,7 +34,7 @@ CARD_TOKEN = re.compile(r"(?<![A-Za-z0-9_-])(?:[CRSB](?:10|[1-9]|J|N|Q|K)|T(?:1[
 
 
 def _seats(owner: Any, players: list[Any]) -> dict[int, Any]:
-    return {0: owner, 1: players[0], 2: players[1], 3: players[2]}
+    return personas.by_seat(owner, players)
 
 
 @pytest.fixture
@@ -180,7 +181,7 @@ def _bulk_matches(owner: Any, players: list[Any], n: int, room: Room | None = No
     Match.objects.bulk_create([
         Match(room=room, number=start + i + 1, status=MatchStatus.FINISHED,
               player_0=owner, player_1=players[0], player_2=players[1], player_3=players[2],
-              total_a=150 + i, total_b=138 - i, winner="AB"[i % 2],
+              total_a=150 + i, total_b=138 - i, winner=team_of(i),
               started=now - timedelta(days=i), finished=now - timedelta(days=i) + timedelta(
                   hours=1))
         for i in range(n)])

@@ -16,9 +16,10 @@ from asgiref.sync import sync_to_async
 from django.utils import timezone
 
 from games import services
+from games.engine import team_of
 from games.models import MatchStatus, Room, Round, Seat
+from tests import personas
 from tests.games import tables
-from tests.games.tables import table_env  # noqa: F401 - autouse fixture
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(120)]
 
@@ -204,7 +205,7 @@ def test_options_only_between_matches_but_room_settings_any_time(owner: Any,
                                                                  players: list[Any]) -> None:
     room = tables.seat_table(owner, players)
     code = room.code
-    by_seat = {0: owner, 1: players[0], 2: players[1], 3: players[2]}
+    by_seat = personas.by_seat(owner, players)
     tables.advance(code, by_seat, "PLAY")
     reject(code, owner, "set_options", "MATCH_IN_PROGRESS", options={"reveal_seconds": 9})
     # Invalid and during a match: the match is the reason given (checked first).
@@ -241,7 +242,7 @@ def test_close_room(owner: Any, players: list[Any]) -> None:
     anna = players[0]
     room = tables.seat_table(owner, players)
     code = room.code
-    by_seat = {0: owner, 1: anna, 2: players[1], 3: players[2]}
+    by_seat = personas.by_seat(owner, players)
     tables.advance(code, by_seat, "REVEAL")   # a timer is running
     match = Room.objects.get(code=code).current_match
     reject(code, anna, "close_room", "NOT_ROOM_OWNER")
@@ -315,7 +316,7 @@ def test_abab_seating_and_the_owners_seat_deals_first(owner: Any, players: list[
     room = Room.objects.get(code=code)
     match = room.current_match
     # A-B-A-B: team A on the even seats, team B on the odd ones, everyone where they sat.
-    assert all(team == "AB"[index % 2] for index, (_, team) in seats(code).items())
+    assert all(team == team_of(index) for index, (_, team) in seats(code).items())
     players_by_seat = [match.player_0_id, match.player_1_id, match.player_2_id,
                        match.player_3_id]
     assert players_by_seat == [seats(code)[i][0] for i in range(4)]
@@ -329,7 +330,7 @@ def test_new_match_returns_to_the_lobby_and_the_owner_deals_first_again(
         owner: Any, players: list[Any]) -> None:
     room = tables.seat_table(owner, players, {"match_deals": 0})
     code = room.code
-    by_seat = {0: owner, 1: players[0], 2: players[1], 3: players[2]}
+    by_seat = personas.by_seat(owner, players)
     tables.advance(code, by_seat, "ROUND_OVER")
     tables.must(code, owner, "regame")  # the owner's regame moves the dealer to seat 1
     tables.advance(code, by_seat, "ROUND_OVER")

@@ -16,9 +16,11 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from accounts.models import User
+from games.engine import team_of
 from games.history import rating, standings
 from games.history.rating import Skill, rate_2v2
 from games.models import Match, PairStats, PlayerRating, RatingHistory, Trick
+from tests import personas
 from tests.games.matches import play_match, url
 
 pytestmark = pytest.mark.django_db
@@ -110,7 +112,7 @@ def test_a_finished_match_is_counted_in_the_same_transaction(owner, players, see
     rounds = list(match.rounds.all())
     for seat, uid in enumerate(ids):
         r = rows[uid]
-        team = "AB"[seat % 2]
+        team = team_of(seat)
         assert r.matches == 1
         assert (r.wins, r.draws, r.losses) == (
             (1, 0, 0) if match.winner == team else (0, 1, 0) if match.winner == "draw"
@@ -143,7 +145,7 @@ def test_an_abandoned_match_is_not_counted(owner, players, seeded_decks):
 
     seeded_decks(2)
     room = seat_table(owner, players)
-    advance(room.code, {0: owner, 1: players[0], 2: players[1], 3: players[2]}, "PLAY")
+    advance(room.code, personas.by_seat(owner, players), "PLAY")
     must(room.code, owner, "close_room")
     assert Match.objects.get(room=room).status == "abandoned"
     assert not PlayerRating.objects.exists()
