@@ -1,10 +1,11 @@
 """Match history, a match's page (deal summary, score chart, replay), its transcript download,
 and the standings (issue #7). Signed-in players only.
 
-Access: a finished match is public to every signed-in player — its page, replay and transcript
-show every card, as RULES.md §13 allows once the deals are over. A running (or abandoned) match
-shows only public information: its deal summary without cards and its score chart; the replay
-and the transcript are refused until the match is finished.
+Access is decided in games/history/access.py for every page, JSON and download here: a public
+room's matches are open to every signed-in player, a private room's to its members and staff
+(anyone else gets a 404). A finished match shows every card, as RULES.md §13 allows once the
+deals are over; a running (or abandoned) match only its public facts, and its replay and
+transcript are refused.
 
 Each list page runs a fixed number of queries whatever its length (tests/games/test_history.py).
 """
@@ -26,6 +27,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET
 
+from games.engine import team_of
+from games.history import access
 from games.history import replay as history
 from games.models import (
     Match,
@@ -122,7 +125,7 @@ def _row(match: Match, user: Any) -> dict[str, Any]:
     if match.status == MatchStatus.FINISHED:
         if match.winner == Winner.DRAW:
             result, label = "draw", _("Drawn")
-        elif match.winner == "AB"[team]:
+        elif match.winner == team_of(team):
             result, label = "win", _("Won")
         else:
             result, label = "loss", _("Lost")
@@ -159,25 +162,30 @@ def match_list(request: HttpRequest) -> HttpResponse:
     })
 
 
-def _match_or_404(pk: int) -> Match:
-    return get_object_or_404(
+def _match_or_404(request: HttpRequest, pk: int) -> Match:
+    """The match, if this user may see it (games/history/access.py); else 404, as if it did
+    not exist."""
+    match = get_object_or_404(
         Match.objects.select_related("room", "player_0", "player_1", "player_2", "player_3"),
         pk=pk)
+    if not access.may_view(match, request.user):
+        raise Http404
+    return match
 
 
 @login_required
 @require_GET
 def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    match = _match_or_404(pk)
+    match = _match_or_404(request, pk)
     rounds = list(Round.objects.filter(match=match).order_by("number")
                   .only("pk", "match_id", "number", "dealer", "is_bock", "points_a", "points_b")
                   .prefetch_related(
                       Prefetch("tricks", queryset=Trick.objects.only(
                           "pk", "round_id", "number", "winner", "buob_call")),
                       Prefetch("narr_debts", queryset=NarrDebt.objects.select_related("trick"))))
-    public = history.is_public(match)
+    public = access.cards_shown(match)
     players = match.players
-    seats = [{"index": i, "team": "AB"[i % 2], "player": p} for i, p in enumerate(players)]
+    seats = [{"index": i, "team": team_of(i), "player": p} for i, p in enumerate(players)]
     you = next((i for i, p in enumerate(players) if p.pk == request.user.pk), None)
     return render(request, "games/history/match_detail.html", {
         "match": match,
@@ -223,8 +231,8 @@ def _not_finished() -> JsonResponse:
 @login_required
 @require_GET
 def match_replay(request: HttpRequest, pk: int) -> JsonResponse:
-    match = _match_or_404(pk)
-    if not history.is_public(match):
+    match = _match_or_404(request, pk)
+    if not access.cards_shown(match):
         return _not_finished()
     return JsonResponse(history.replay_data(match))
 
@@ -233,11 +241,12 @@ def match_replay(request: HttpRequest, pk: int) -> JsonResponse:
 @require_GET
 def match_transcript(request: HttpRequest, pk: int) -> JsonResponse:
     """The finished match as `troccas-transcript/1`, as a download."""
-    match = _match_or_404(pk)
-    if not history.is_public(match):
+    match = _match_or_404(request, pk)
+    if not access.cards_shown(match):
         return _not_finished()
     response = JsonResponse(history.transcript(match), json_dumps_params={"indent": 1})
-    name = f"troccas-{match.room.code}-match-{match.number}.json"
+    # Named by the match's id: the room's invite code is a private room's key.
+    name = f"troccas-match-{match.pk}.json"
     response["Content-Disposition"] = f'attachment; filename="{name}"'
     return response
 

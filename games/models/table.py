@@ -98,7 +98,9 @@ class Room(models.Model):
         ordering = ["-created"]
 
     def __str__(self) -> str:
-        return self.name or self.code
+        # Never the invite code: it is the key to a private room, and this string appears on
+        # pages (match titles, history) that non-members may read.
+        return self.name or f"#{self.pk}"
 
     def get_absolute_url(self) -> str:
         return reverse("games:room", kwargs={"code": self.code})
