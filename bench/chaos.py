@@ -138,7 +138,7 @@ class Chaos:
         self.worker: Any = None
         self.tabs: list[Tab] = []
         self.extra_tabs: list[Tab] = []
-        self.acked: dict[str, int] = {}  # "user:action_id" -> acknowledged version
+        self.acked: dict[str, int] = {}  # "room:user:action_id" -> acknowledged version
         self.faults: list[str] = []
         self.latencies: list[float] = []
         self.errors: list[str] = []
@@ -233,7 +233,8 @@ class Chaos:
                 self.resent += 1
                 continue
             if reply["type"] == "ack":
-                self.acked[f"{tab.table.user_ids[tab.seat]}:{action_id}"] = reply["version"]
+                key = f"{tab.table.room_id}:{tab.table.user_ids[tab.seat]}:{action_id}"
+                self.acked[key] = reply["version"]
                 if reply.get("duplicate"):
                     tab.resyncs_expected += 1
             return reply

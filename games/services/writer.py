@@ -71,13 +71,21 @@ def table_snapshot(code: str) -> TableSnapshot:
     return snapshot(load_code(code, lock=False))
 
 
-def _action_key(user: Any, action_id: str) -> str:
-    # Namespaced by player: one client's ids can never collide with another's.
-    return f"{user.pk}:{action_id}"
+def _action_key(room_id: int, user: Any, action_id: str) -> str:
+    # Namespaced by room and player: one client's ids never collide with another's, and the
+    # same id reused in a second room is a new action there, not a "duplicate" (issue #13).
+    return f"{room_id}:{user.pk}:{action_id}"
 
 
-def key_of(user: Any, cmd: Command) -> str | None:
-    return _action_key(user, cmd.action_id) if cmd.action_id and user is not None else None
+def key_of(room_id: int | None, user: Any, cmd: Command) -> str | None:
+    """The action log's idempotency key of a command (None: it has no action_id)."""
+    if not cmd.action_id or user is None or room_id is None:
+        return None
+    return _action_key(room_id, user, cmd.action_id)
+
+
+def _room_id(code: str) -> int | None:
+    return Room.objects.filter(code=code).values_list("pk", flat=True).first()
 
 
 def submit(code: str, user: Any, cmd: Command) -> Outcome:
@@ -104,7 +112,7 @@ def _submit(code: str, user: Any, cmd: Command, fired: tuple[int, int] | None = 
                     and rnd.deadline <= t.now and t.match is not None
                     and t.match.status == MatchStatus.RUNNING):
                 raise _Overdue(rnd.pk, rnd.version)
-            key = key_of(user, cmd)
+            key = key_of(room.pk, user, cmd)
             # A repeated action_id (a double click, a resend after a lost ack) is found without
             # a query of its own on the way of every action: if the command is refused, the log
             # is asked below whether it was already applied; if it is applied again, inserting
@@ -124,7 +132,7 @@ def _submit(code: str, user: Any, cmd: Command, fired: tuple[int, int] | None = 
             return Outcome(True, t.room.version)
     except (ServiceError, RuleError) as exc:
         # The transaction rolled back: nothing changed.
-        logged_key = key_of(user, cmd)
+        logged_key = key_of(_room_id(code), user, cmd) if cmd.action_id else None
         if logged_key and _logged(logged_key):
             return Outcome(True, _current_version(code), duplicate=True)
         return Outcome(False, _current_version(code), exc.code)
@@ -132,7 +140,7 @@ def _submit(code: str, user: Any, cmd: Command, fired: tuple[int, int] | None = 
         # The unique log key: this action_id was applied before (or by a concurrent copy),
         # so this one is acknowledged, not repeated. Any other broken constraint is a bug and
         # is not dressed up as a duplicate.
-        key = key_of(user, cmd)
+        key = key_of(_room_id(code), user, cmd)
         if key is None or not _logged(key):
             raise
         log.info("room %s: action %s was applied before; acknowledged as a duplicate",

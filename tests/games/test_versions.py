@@ -20,10 +20,9 @@ from channels.security.websocket import AllowedHostsOriginValidator
 from games import services
 from games.engine import legal_actions
 from games.live.protocol import Command
-from games.models import RoundAction
+from games.models import Room, RoundAction
 from tests.games import tables
 from tests.games.live import TableClient
-from tests.games.tables import table_env  # noqa: F401 - autouse fixture
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True),
               pytest.mark.timeout(60)]
@@ -36,8 +35,9 @@ def table(owner: Any, players: list[Any]) -> tuple[str, dict[int, Any]]:
 
 
 def _rows(code: str, user: Any, action_id: str) -> int:
-    return RoundAction.objects.filter(room__code=code,
-                                      action_id=f"{user.pk}:{action_id}").count()
+    room = Room.objects.get(code=code)
+    return RoundAction.objects.filter(room=room,
+                                      action_id=f"{room.pk}:{user.pk}:{action_id}").count()
 
 
 def _without_presence(view: dict[str, Any]) -> dict[str, Any]:
