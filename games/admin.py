@@ -212,9 +212,12 @@ class RoundAdmin(ReadOnlyAdmin):
     @admin.display(description=_("hands"))
     def hands(self, obj: Round) -> SafeString | str:
         # Staff only: this is every player's hidden cards, shown to settle disputes.
+        # The hands live under the deal in a stored state (games/engine/codec.py); a deal
+        # that is over holds none.
         state = obj.engine_state if isinstance(obj.engine_state, dict) else {}
-        hands = state.get("hands")
-        if not isinstance(hands, list | tuple):
+        deal = state.get("deal")
+        hands = deal.get("hands") if isinstance(deal, dict) else None
+        if not isinstance(hands, list | tuple) or not any(hands):
             return _("(not in this state)")
         return format_html(
             "<table><tbody>{}</tbody></table>",

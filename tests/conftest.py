@@ -1,5 +1,5 @@
 """Shared fixtures. Nothing here touches the database unless a test asks for a fixture that
-does, so tests/engine keeps running without one."""
+does, so tests/engine keeps running without one. The people are those of tests/personas.py."""
 
 from __future__ import annotations
 
@@ -9,6 +9,8 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
+
+from tests import personas
 
 PASSWORD = "table-talk-4711"
 _counter = itertools.count(1)
@@ -55,15 +57,23 @@ def make_user(db: Any) -> Callable[..., Any]:
 
 @pytest.fixture
 def owner(make_user: Callable[..., Any]) -> Any:
-    return make_user("owner", preferred_language="en")
+    """Seat 0, team A: opens the room (personas.OWNER)."""
+    return make_user(personas.OWNER.name, preferred_language="en")
 
 
 @pytest.fixture
 def players(make_user: Callable[..., Any]) -> list[Any]:
-    """Three more players: with the owner, a full table."""
-    return [make_user(name) for name in ("anna", "benedetg", "curdin")]
+    """Anna, Benedetg and Curdin, for seats 1-3: with the owner, a full table."""
+    return [make_user(p.name) for p in personas.PLAYERS]
 
 
 @pytest.fixture
 def outsider(make_user: Callable[..., Any]) -> Any:
-    return make_user("outsider")
+    """Signed in, never sat down at the table."""
+    return make_user(personas.OUTSIDER.name)
+
+
+@pytest.fixture
+def spectator(make_user: Callable[..., Any]) -> Any:
+    """Signed in, looks on without a seat."""
+    return make_user(personas.SPECTATOR.name)

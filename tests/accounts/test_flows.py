@@ -6,16 +6,19 @@ from __future__ import annotations
 import html
 import re
 import secrets
-import time
 
 import pytest
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core import mail
-from django.test import Client, override_settings
+from django.core.cache import cache
+from django.test import Client, RequestFactory, override_settings
 from django.urls import reverse
-from django.utils import translation
+from django.utils import timezone, translation
 
-from games.models import Match, Room, Seat
+from accounts import ratelimit
+from games import services
+from games.models import Match, Seat
 from tests.site.factories import full_table
 
 pytestmark = pytest.mark.django_db
@@ -142,20 +145,55 @@ def test_one_address_guessing_many_usernames_is_limited(client: Client, make_use
     assert "Too many failed log-in attempts." in errors(response)
 
 
-@override_settings(LOGIN_RATE_LIMIT={"per_user": 2, "per_ip": 50, "window_seconds": 1})
-def test_the_limit_lifts_after_the_window(client: Client, make_user, password):
+# The window ends when the cache forgets the counters (accounts/ratelimit.py: the counters'
+# timeout). A local-memory cache forgets by time.time(), which time-machine freezes and moves; so
+# this test pins one, in both modes. Redis forgets by its own clock: the next test checks that
+# the counters it holds carry the window as their lifetime.
+LOCAL_CACHE = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+                           "LOCATION": "rate-limit-window"}}
+WINDOW = 300
+
+
+@override_settings(CACHES=LOCAL_CACHE,
+                   LOGIN_RATE_LIMIT={"per_user": 2, "per_ip": 50, "window_seconds": WINDOW})
+def test_the_limit_lifts_after_the_window(client: Client, make_user, password, time_machine):
+    time_machine.move_to(timezone.now(), tick=False)
     user = make_user("patient")
     address = "203.0.113.99"
+
+    def log_in(secret: str):
+        return client.post(url("accounts:login"), {"username": user.username,
+                                                   "password": secret}, REMOTE_ADDR=address)
+
     for _ in range(2):
-        client.post(url("accounts:login"), {"username": user.username, "password": "bad"},
-                    REMOTE_ADDR=address)
-    blocked = client.post(url("accounts:login"), {"username": user.username,
-                                                  "password": password}, REMOTE_ADDR=address)
-    assert "Too many failed log-in attempts." in errors(blocked)
-    time.sleep(2.1)
-    response = client.post(url("accounts:login"), {"username": user.username,
-                                                   "password": password}, REMOTE_ADDR=address)
-    assert response.status_code == 302
+        log_in("bad")
+    assert "Too many failed log-in attempts." in errors(log_in(password))
+    # The window runs from the first failure; a refused attempt does not extend it.
+    time_machine.shift(WINDOW - 1)
+    assert "Too many failed log-in attempts." in errors(log_in(password))
+    time_machine.shift(1)
+    assert log_in(password).status_code == 302
+
+
+@pytest.mark.skipif(
+    settings.CACHES["default"]["BACKEND"] != "django.core.cache.backends.redis.RedisCache",
+    reason="the cache is on Redis in the distributed run only")
+def test_on_redis_each_counter_lives_for_the_window(client: Client, make_user):
+    import redis
+
+    user = make_user("counted")
+    address = f"2001:db8::{secrets.token_hex(2)}:{secrets.token_hex(2)}"  # fresh counters
+    client.post(url("accounts:login"), {"username": user.username, "password": "bad"},
+                REMOTE_ADDR=address)
+    window = settings.LOGIN_RATE_LIMIT["window_seconds"]
+    keys = ratelimit._keys(RequestFactory().post("/", REMOTE_ADDR=address), user.username)
+    server = redis.Redis.from_url(settings.CACHES["default"]["LOCATION"])
+    try:
+        for key in keys:
+            assert cache.get(key) >= 1
+            assert window - 10 < server.ttl(cache.make_key(key)) <= window, key
+    finally:
+        server.close()
 
 
 def test_a_successful_login_clears_the_failures(client: Client, make_user, password):
@@ -333,7 +371,7 @@ def test_pages_need_login(client: Client):
 
 
 def test_room_owner_keeps_room_after_deletion(client: Client, owner):
-    room = Room.objects.create(owner=owner, name="Chasa")
+    room = services.create_room(owner, name="Chasa")
     owner.anonymise()
     room.refresh_from_db()
     assert room.owner_id == owner.pk

@@ -1,7 +1,8 @@
 """Shared helpers for the engine's rule tests (no Django, no database).
 
-Personas: the four seats of RULES.md §3, by name. Team A sits on the even seats, team B on the
-odd ones; in the worked examples of §8 Duri (seat 3) deals, so Anna (seat 0) leads trick 1.
+Personas: the four seats of RULES.md §3, by the names of tests/personas.py (the people of the
+web tests too). Team A sits on the even seats, team B on the odd ones; in the worked examples of
+§8 Curdin (seat 3) deals, so the owner (seat 0) leads trick 1.
 
 Decks are built from the hands a test wants, following the §5 deal order exactly:
 D = [next(d), next²(d), next³(d), d]; pass 1 and pass 2 give 6 cards to each seat in D order,
@@ -24,11 +25,13 @@ from games.engine.state import (
     NarrDebt,
     Trick,
 )
+from tests import personas
 
 # --- personas ------------------------------------------------------------------------------
 
-ANNA, BIGNA, CURDIN, DURI = 0, 1, 2, 3  # A, B, A, B
-SEATS = (ANNA, BIGNA, CURDIN, DURI)
+# The engine knows seats, not people: each persona is its seat index.
+OWNER, ANNA, BENEDETG, CURDIN = (p.seat for p in personas.SEATED)  # A, B, A, B
+SEATS: tuple[int, ...] = (OWNER, ANNA, BENEDETG, CURDIN)
 
 CANONICAL_DECK: list[str] = list(CARD_IDS)
 
@@ -141,14 +144,14 @@ def hand(state: MatchState, seat: int) -> list[str]:
     return ids_of(state.deal.hands[seat])
 
 
-def started(deck: Sequence[str], dealer: int = DURI,
+def started(deck: Sequence[str], dealer: int = CURDIN,
             options: Options | None = None) -> MatchState:
     """A new match whose first deal has started (phase DEALING)."""
     state = new_match_state(options or Options(), first_dealer=dealer)
     return do(state, {"type": "start_round", "deck": list(deck)})
 
 
-def dealt(deck: Sequence[str], dealer: int = DURI,
+def dealt(deck: Sequence[str], dealer: int = CURDIN,
           options: Options | None = None) -> MatchState:
     """Three passes dealt and the reveal window closed: phase SCART."""
     state = started(deck, dealer, options)
@@ -159,7 +162,7 @@ def dealt(deck: Sequence[str], dealer: int = DURI,
     return state
 
 
-def in_play(deck: Sequence[str], scart: Sequence[str], dealer: int = DURI,
+def in_play(deck: Sequence[str], scart: Sequence[str], dealer: int = CURDIN,
             options: Options | None = None) -> MatchState:
     """Dealt and scarted: phase PLAY, next(dealer) on turn for trick 1."""
     state = dealt(deck, dealer, options)
@@ -169,7 +172,7 @@ def in_play(deck: Sequence[str], scart: Sequence[str], dealer: int = DURI,
 
 
 def setup(want: Mapping[int, Iterable[str]], void: Mapping[int, str] | None = None,
-          scart: Sequence[str] | None = None, dealer: int = DURI,
+          scart: Sequence[str] | None = None, dealer: int = CURDIN,
           options: Options | None = None) -> MatchState:
     """A deal in PLAY in which every seat holds what the test wants.
 
@@ -290,8 +293,8 @@ def constructed(*, dealer: int, hands: Mapping[int, Sequence[str]], scart: Seque
 
 # --- two deals about to end: a 36:36 tie, and all 19 tricks to team A ------------------------
 
-LAST_TRICK = {ANNA: ["T21"], BIGNA: ["C1"], CURDIN: ["T20"], DURI: ["C2"]}  # A wins it
-LAST_SCART = ["C3", "C4"]  # Duri (B) dealt
+LAST_TRICK = {OWNER: ["T21"], ANNA: ["C1"], BENEDETG: ["T20"], CURDIN: ["C2"]}  # A wins it
+LAST_SCART = ["C3", "C4"]  # Curdin (B) dealt
 TIE_A_PILE = ["CK", "RK", "SK", "BK", "T1", "NARR", "CN", "CQ"]  # + trick 19 → exactly 36
 
 
@@ -299,14 +302,14 @@ def _at_trick_19(a_pile: list[str], tricks_won: tuple[int, int], **kw: Any) -> M
     used = {c for cs in LAST_TRICK.values() for c in cs} | set(LAST_SCART) | set(a_pile)
     b_pile = [c for c in CANONICAL_DECK if c not in used]
     deals_played = kw.get("deals_played", 0)
-    kw.setdefault("first_dealer", (DURI - deals_played) % 4)
-    return constructed(dealer=DURI, hands=LAST_TRICK, scart=LAST_SCART,
-                       piles={"A": a_pile, "B": b_pile}, leader=ANNA, tricks_won=tricks_won,
+    kw.setdefault("first_dealer", (CURDIN - deals_played) % 4)
+    return constructed(dealer=CURDIN, hands=LAST_TRICK, scart=LAST_SCART,
+                       piles={"A": a_pile, "B": b_pile}, leader=OWNER, tricks_won=tricks_won,
                        **kw)
 
 
 def tie_at_trick_19(**kw: Any) -> MatchState:
-    """Trick 19 to play; when Anna's T21 takes it the deal ends 36:36 (B won 16 tricks)."""
+    """Trick 19 to play; when the owner's T21 takes it the deal ends 36:36 (B won 16 tricks)."""
     return _at_trick_19(TIE_A_PILE, (2, 16), **kw)
 
 

@@ -1,7 +1,7 @@
 """RULES.md §11 — REGAME, match length, END_MATCH, NEW_MATCH and Bock rounds.
 
-Personas: Anna (0, A, the room owner in these matches unless said otherwise), Bigna (1, B),
-Curdin (2, A), Duri (3, B).
+Personas (tests/personas.py): the owner (0, A; the room owner in these matches unless said
+otherwise), Anna (1, B), Benedetg (2, A), Curdin (3, B).
 """
 
 from __future__ import annotations
@@ -20,9 +20,9 @@ from games.engine import (
 
 from .helpers import (
     ANNA,
-    BIGNA,
     CANONICAL_DECK,
-    DURI,
+    CURDIN,
+    OWNER,
     all_tricks_at_trick_19,
     code_of,
     dealt,
@@ -42,12 +42,12 @@ def _regame(state, k=1):
     return do(state, {"type": "regame", "deck": rotated_deck(k)})
 
 
-def _over(options=None, dealer=ANNA):
+def _over(options=None, dealer=OWNER):
     """One complete deal: phase ROUND_OVER (or MATCH_OVER)."""
     return whole_deal(started(CANONICAL_DECK, dealer=dealer, options=options))
 
 
-def _match_over(options=None, dealer=ANNA):
+def _match_over(options=None, dealer=OWNER):
     state = _over(options or Options(), dealer)
     k = 1
     while state.phase == ROUND_OVER:
@@ -60,15 +60,15 @@ def _match_over(options=None, dealer=ANNA):
 # --- REGAME -------------------------------------------------------------------------------------
 
 def test_s11_regame_in_the_lobby_is_wrong_phase():
-    state = new_match_state(Options(), first_dealer=ANNA)
+    state = new_match_state(Options(), first_dealer=OWNER)
     assert code_of(state, {"type": "regame", "deck": CANONICAL_DECK}) == "WRONG_PHASE"
 
 
 @pytest.mark.parametrize("passes", [0, 1, 2, 3])
 def test_s11_regame_while_dealing_or_revealing_is_wrong_phase(passes):
-    state = started(CANONICAL_DECK, dealer=DURI)
+    state = started(CANONICAL_DECK, dealer=CURDIN)
     for _ in range(passes):
-        state = do(state, {"type": "deal_next_pass", "seat": DURI})
+        state = do(state, {"type": "deal_next_pass", "seat": CURDIN})
     assert code_of(state, {"type": "regame", "deck": CANONICAL_DECK}) == "WRONG_PHASE"
 
 
@@ -80,19 +80,19 @@ def test_s11_regame_in_scart_and_play_is_wrong_phase():
 
 
 def test_s11_regame_after_scoring_moves_the_dealer_and_keeps_the_totals():
-    state = _over(dealer=DURI)
+    state = _over(dealer=CURDIN)
     assert state.phase == ROUND_OVER
     totals = state.totals
     assert sum(totals) == 72
     state = _regame(state, 5)
     assert state.phase == DEALING
-    assert state.dealer == ANNA and state.deal.dealer == ANNA  # next(3) = 0
+    assert state.dealer == OWNER and state.deal.dealer == OWNER  # next(3) = 0
     assert state.totals == totals
     assert state.deals_played == 1 and state.deal.number == 2
     assert state.deal.hands == (0, 0, 0, 0) and state.deal.passes == 0
     assert list(state.deal.deck) == [CANONICAL_DECK.index(c) for c in rotated_deck(5)]
-    assert code_of(state, {"type": "deal_next_pass", "seat": DURI}) == "NOT_DEALER"
-    assert do(state, {"type": "deal_next_pass", "seat": ANNA}).deal.passes == 1
+    assert code_of(state, {"type": "deal_next_pass", "seat": CURDIN}) == "NOT_DEALER"
+    assert do(state, {"type": "deal_next_pass", "seat": OWNER}).deal.passes == 1
 
 
 def test_s11_each_regame_moves_the_dealer_one_seat():
@@ -107,7 +107,7 @@ def test_s11_each_regame_moves_the_dealer_one_seat():
 # --- match length -------------------------------------------------------------------------------
 
 def test_s11_the_deal_that_completes_match_deals_ends_the_match():
-    state = _over(Options(match_deals=4), dealer=BIGNA)
+    state = _over(Options(match_deals=4), dealer=ANNA)
     for k in range(1, 4):
         assert state.phase == ROUND_OVER and state.deals_played == k
         state = whole_deal(_regame(state, k))
@@ -179,7 +179,7 @@ def test_s11_end_match_in_match_over_is_wrong_phase():
 
 @pytest.fixture(scope="module")
 def match_over():
-    return _match_over(Options(match_deals=4), dealer=BIGNA)
+    return _match_over(Options(match_deals=4), dealer=ANNA)
 
 
 def test_s11_regame_in_match_over_is_match_over(match_over):
@@ -188,9 +188,9 @@ def test_s11_regame_in_match_over_is_match_over(match_over):
 
 @pytest.mark.parametrize("action", [
     {"type": "start_round", "deck": CANONICAL_DECK},
-    {"type": "deal_next_pass", "seat": BIGNA},
+    {"type": "deal_next_pass", "seat": ANNA},
     {"type": "end_reveal"},
-    {"type": "discard_scart", "seat": BIGNA, "cards": ["C1", "C2"]},
+    {"type": "discard_scart", "seat": ANNA, "cards": ["C1", "C2"]},
     {"type": "play_card", "seat": 0, "card": "C1"},
     {"type": "call_buob", "seat": 0},
     {"type": "turn_timeout"},
@@ -209,12 +209,12 @@ def test_s11_new_match_resets_totals_deals_and_bock_and_returns_to_the_lobby(mat
 
 
 def test_s11_new_match_the_owners_seat_deals_first_again(match_over):
-    assert match_over.first_dealer == BIGNA
+    assert match_over.first_dealer == ANNA
     state = do(match_over, {"type": "new_match"})
-    assert state.dealer == BIGNA
+    assert state.dealer == ANNA
     state = do(state, {"type": "start_round", "deck": CANONICAL_DECK})
-    assert state.deal.dealer == BIGNA and state.deal.number == 1
-    assert do(state, {"type": "deal_next_pass", "seat": BIGNA}).deal.passes == 1
+    assert state.deal.dealer == ANNA and state.deal.number == 1
+    assert do(state, {"type": "deal_next_pass", "seat": ANNA}).deal.passes == 1
 
 
 def test_s11_new_match_outside_match_over_is_wrong_phase():

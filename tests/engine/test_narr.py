@@ -1,6 +1,6 @@
 """RULES.md §9 — the Narr goes back to its owner's team; a lost Narr creates a debt.
 
-Personas: Anna (0, A), Bigna (1, B), Curdin (2, A), Duri (3, B).
+Personas (tests/personas.py): the owner (0, A), Anna (1, B), Benedetg (2, A), Curdin (3, B).
 """
 
 from __future__ import annotations
@@ -11,10 +11,10 @@ from games.engine.state import NarrDebt
 
 from .helpers import (
     ANNA,
-    BIGNA,
+    BENEDETG,
     CANONICAL_DECK,
     CURDIN,
-    DURI,
+    OWNER,
     call,
     constructed,
     hand,
@@ -31,24 +31,24 @@ def _pile(state, team):
 
 
 def test_s9_narr_played_in_a_trick_its_team_wins_stays_with_the_team_no_debt():
-    state = setup({ANNA: ["C5"], BIGNA: ["C6"], CURDIN: ["NARR"], DURI: ["C7"]})
-    state = play_trick(state, (ANNA, "C5"), (BIGNA, "C6"), (CURDIN, "NARR"), (DURI, "C7"))
-    assert state.deal.tricks[0].winner == ANNA
+    state = setup({OWNER: ["C5"], ANNA: ["C6"], BENEDETG: ["NARR"], CURDIN: ["C7"]})
+    state = play_trick(state, (OWNER, "C5"), (ANNA, "C6"), (BENEDETG, "NARR"), (CURDIN, "C7"))
+    assert state.deal.tricks[0].winner == OWNER
     assert "NARR" in _pile(state, "A")
     assert state.deal.narr_debt is None
 
 
 def test_s9_lost_narr_goes_to_its_owners_team_and_the_debt_is_paid_at_once():
-    """Trick 1 goes to B (C1 wins); in trick 2 Duri's Narr is lost to A: the debt B → A is
+    """Trick 1 goes to B (C1 wins); in trick 2 Curdin's Narr is lost to A: the debt B → A is
     settled at once with B's lowest-index 1-point card, C1."""
-    state = setup({ANNA: ["C10", "C6"], BIGNA: ["C1", "C7"], CURDIN: ["C9", "CK"],
-                   DURI: ["C8", "NARR"]})
-    state = play_trick(state, (ANNA, "C10"), (BIGNA, "C1"), (CURDIN, "C9"), (DURI, "C8"))
-    assert state.deal.tricks[0].winner == BIGNA
-    for seat, card in ((BIGNA, "C7"), (CURDIN, "CK"), (DURI, "NARR")):
+    state = setup({OWNER: ["C10", "C6"], ANNA: ["C1", "C7"], BENEDETG: ["C9", "CK"],
+                   CURDIN: ["C8", "NARR"]})
+    state = play_trick(state, (OWNER, "C10"), (ANNA, "C1"), (BENEDETG, "C9"), (CURDIN, "C8"))
+    assert state.deal.tricks[0].winner == ANNA
+    for seat, card in ((ANNA, "C7"), (BENEDETG, "CK"), (CURDIN, "NARR")):
         state = play(state, seat, card)
-    state, events = apply(state, {"type": "play_card", "seat": ANNA, "card": "C6"})
-    assert state.deal.tricks[1].winner == CURDIN
+    state, events = apply(state, {"type": "play_card", "seat": OWNER, "card": "C6"})
+    assert state.deal.tricks[1].winner == BENEDETG
     assert state.deal.narr_debt == NarrDebt("B", "A", 2, "settled", INDEX["C1"], 2)
     assert _pile(state, "B") == ["C8", "C9", "C10", "NARR"]
     assert "C1" in _pile(state, "A") and "NARR" not in _pile(state, "A")
@@ -57,32 +57,32 @@ def test_s9_lost_narr_goes_to_its_owners_team_and_the_debt_is_paid_at_once():
 
 
 def test_s9_debt_stays_pending_until_the_debtors_pile_holds_a_1_point_card():
-    """Bigna's Narr is lost in trick 1 (B's pile: only the Narr) → pending. B wins trick 2 with
+    """Anna's Narr is lost in trick 1 (B's pile: only the Narr) → pending. B wins trick 2 with
     court cards only (no 1-point card) → still pending. B wins trick 3 → settled with C1."""
-    state = setup({ANNA: ["C5", "SN", "C9"], BIGNA: ["NARR", "SQ", "C8"],
-                   CURDIN: ["CK", "SJ", "C10"], DURI: ["C6", "SK", "C1"]})
-    state = play_trick(state, (ANNA, "C5"), (BIGNA, "NARR"), (CURDIN, "CK"), (DURI, "C6"))
+    state = setup({OWNER: ["C5", "SN", "C9"], ANNA: ["NARR", "SQ", "C8"],
+                   BENEDETG: ["CK", "SJ", "C10"], CURDIN: ["C6", "SK", "C1"]})
+    state = play_trick(state, (OWNER, "C5"), (ANNA, "NARR"), (BENEDETG, "CK"), (CURDIN, "C6"))
     assert state.deal.narr_debt == NarrDebt("B", "A", 1, "pending", None, None)
     assert _pile(state, "B") == ["NARR"]
-    state = play_trick(state, (CURDIN, "SJ"), (DURI, "SK"), (ANNA, "SN"), (BIGNA, "SQ"))
-    assert state.deal.tricks[1].winner == DURI
+    state = play_trick(state, (BENEDETG, "SJ"), (CURDIN, "SK"), (OWNER, "SN"), (ANNA, "SQ"))
+    assert state.deal.tricks[1].winner == CURDIN
     assert state.deal.narr_debt.status == "pending"
-    state = play_trick(state, (DURI, "C1"), (ANNA, "C9"), (BIGNA, "C8"), (CURDIN, "C10"))
-    assert state.deal.tricks[2].winner == DURI
+    state = play_trick(state, (CURDIN, "C1"), (OWNER, "C9"), (ANNA, "C8"), (BENEDETG, "C10"))
+    assert state.deal.tricks[2].winner == CURDIN
     assert state.deal.narr_debt == NarrDebt("B", "A", 1, "settled", INDEX["C1"], 3)
     assert "C1" in _pile(state, "A")
     assert "C1" not in _pile(state, "B")
 
 
 def _end_of_deal(b_pile, scart, dealer, narr_debt, tricks_won, last=None):
-    """Trick 19 about to be played: Anna T21, Bigna C1, Curdin T20, Duri C2 — A wins it."""
-    last = last or {ANNA: ["T21"], BIGNA: ["C1"], CURDIN: ["T20"], DURI: ["C2"]}
+    """Trick 19 about to be played: the owner T21, Anna C1, Benedetg T20, Curdin C2 — A wins it."""
+    last = last or {OWNER: ["T21"], ANNA: ["C1"], BENEDETG: ["T20"], CURDIN: ["C2"]}
     used = {c for cs in last.values() for c in cs} | set(scart) | set(b_pile)
     a_pile = [c for c in CANONICAL_DECK if c not in used]
     state = constructed(dealer=dealer, hands=last, scart=scart,
-                        piles={"A": a_pile, "B": list(b_pile)}, leader=ANNA,
+                        piles={"A": a_pile, "B": list(b_pile)}, leader=OWNER,
                         narr_debt=narr_debt, tricks_won=tricks_won)
-    for seat in (ANNA, BIGNA, CURDIN, DURI):
+    for seat in (OWNER, ANNA, BENEDETG, CURDIN):
         state = play(state, seat, hand(state, seat)[0])
     return state
 
@@ -90,7 +90,7 @@ def _end_of_deal(b_pile, scart, dealer, narr_debt, tricks_won, last=None):
 def test_s9_unpaid_debt_at_deal_end_is_paid_with_the_lowest_value_card_ties_lowest_index():
     # B lost the Narr in trick 5 and won one trick of court cards: CJ RJ (2 points) RN RQ.
     debt = NarrDebt("B", "A", 5, "pending")
-    state = _end_of_deal(["NARR", "CJ", "RJ", "RN", "RQ"], ["C3", "C4"], ANNA, debt, (17, 1))
+    state = _end_of_deal(["NARR", "CJ", "RJ", "RN", "RQ"], ["C3", "C4"], OWNER, debt, (17, 1))
     assert state.phase in ("ROUND_OVER", "MATCH_OVER")
     assert state.deal.narr_debt == NarrDebt("B", "A", 5, "settled", INDEX["CJ"], "end")
     assert _pile(state, "B") == ["RJ", "RN", "RQ", "NARR"]
@@ -99,7 +99,7 @@ def test_s9_unpaid_debt_at_deal_end_is_paid_with_the_lowest_value_card_ties_lowe
 
 def test_s9_unpaid_debt_with_nothing_but_the_narr_pays_the_narr_itself():
     debt = NarrDebt("B", "A", 3, "pending")
-    state = _end_of_deal(["NARR"], ["C3", "C4"], ANNA, debt, (18, 0))
+    state = _end_of_deal(["NARR"], ["C3", "C4"], OWNER, debt, (18, 0))
     assert state.deal.narr_debt == NarrDebt("B", "A", 3, "settled", NARR, "end")
     assert _pile(state, "B") == []
     assert "NARR" in _pile(state, "A")
@@ -107,49 +107,49 @@ def test_s9_unpaid_debt_with_nothing_but_the_narr_pays_the_narr_itself():
 
 
 def test_s10_deal_end_debt_is_settled_after_the_scart_is_added():
-    # Duri (B) deals: the scart C3 C4 joins B's pile first, so C3 pays the debt.
+    # Curdin (B) deals: the scart C3 C4 joins B's pile first, so C3 pays the debt.
     debt = NarrDebt("B", "A", 3, "pending")
-    state = _end_of_deal(["NARR"], ["C3", "C4"], DURI, debt, (18, 0))
+    state = _end_of_deal(["NARR"], ["C3", "C4"], CURDIN, debt, (18, 0))
     assert state.deal.narr_debt == NarrDebt("B", "A", 3, "settled", INDEX["C3"], "end")
     assert _pile(state, "B") == ["C4", "NARR"]
 
 
 def test_s9_debt_settled_by_the_last_trick_records_trick_19():
     debt = NarrDebt("B", "A", 3, "pending")
-    last = {ANNA: ["C2"], BIGNA: ["T21"], CURDIN: ["C3"], DURI: ["T20"]}
-    state = _end_of_deal(["NARR", "SK", "SQ", "SN", "SJ"], ["C4", "C5"], ANNA, debt, (17, 1),
+    last = {OWNER: ["C2"], ANNA: ["T21"], BENEDETG: ["C3"], CURDIN: ["T20"]}
+    state = _end_of_deal(["NARR", "SK", "SQ", "SN", "SJ"], ["C4", "C5"], OWNER, debt, (17, 1),
                          last=last)
-    assert state.deal.tricks[-1].winner == BIGNA
+    assert state.deal.tricks[-1].winner == ANNA
     assert state.deal.narr_debt == NarrDebt("B", "A", 3, "settled", INDEX["C2"], 19)
 
 
 def test_s9_narr_in_trick_19_is_captured_like_any_card_no_debt():
-    last = {ANNA: ["T21"], BIGNA: ["NARR"], CURDIN: ["T20"], DURI: ["C2"]}
-    state = _end_of_deal([], ["C3", "C4"], ANNA, None, (18, 0), last=last)
-    assert state.deal.tricks[-1].winner == ANNA
+    last = {OWNER: ["T21"], ANNA: ["NARR"], BENEDETG: ["T20"], CURDIN: ["C2"]}
+    state = _end_of_deal([], ["C3", "C4"], OWNER, None, (18, 0), last=last)
+    assert state.deal.tricks[-1].winner == OWNER
     assert state.deal.narr_debt is None
     assert "NARR" in _pile(state, "A")
 
 
 def test_s9_narr_returned_by_a_buob_exchange_creates_no_debt_and_may_be_played_again():
-    """Anna leads SK, Bigna plays the Narr, Curdin calls: SJ is Bigna's → DEFERRED. At
-    completion the Narr goes back to Bigna's hand (no debt); she plays it again in trick 2."""
-    state = setup({ANNA: ["SK", "C5"], BIGNA: ["NARR", "SJ"], CURDIN: ["S9", "CK"],
-                   DURI: ["S2", "C6"]})
-    state = play_trick(state, (ANNA, "SK"), (BIGNA, "NARR"))
-    state = call(state, CURDIN)
-    assert (state.deal.current.buob.target, state.deal.current.buob.mode) == (BIGNA, "deferred")
-    state = play_trick(state, (CURDIN, "S9"), (DURI, "S2"))
+    """The owner leads SK, Anna plays the Narr, Benedetg calls: SJ is Anna's → DEFERRED. At
+    completion the Narr goes back to Anna's hand (no debt); she plays it again in trick 2."""
+    state = setup({OWNER: ["SK", "C5"], ANNA: ["NARR", "SJ"], BENEDETG: ["S9", "CK"],
+                   CURDIN: ["S2", "C6"]})
+    state = play_trick(state, (OWNER, "SK"), (ANNA, "NARR"))
+    state = call(state, BENEDETG)
+    assert (state.deal.current.buob.target, state.deal.current.buob.mode) == (ANNA, "deferred")
+    state = play_trick(state, (BENEDETG, "S9"), (CURDIN, "S2"))
     trick = state.deal.tricks[0]
-    assert trick.winner == ANNA
+    assert trick.winner == OWNER
     assert trick.buob.returned_card == NARR
     assert state.deal.narr_debt is None
-    assert "NARR" in hand(state, BIGNA)
+    assert "NARR" in hand(state, ANNA)
     assert "NARR" not in _pile(state, "A") + _pile(state, "B")
     assert set(_pile(state, "A")) == {"SK", "SJ", "S9", "S2"}
     # Trick 2: the Narr is played again and lost to A — now the debt arises.
-    state = play(state, ANNA, "C5")
-    assert "NARR" in legal_cards(state, BIGNA)
-    state = play_trick(state, (BIGNA, "NARR"), (CURDIN, "CK"), (DURI, "C6"))
+    state = play(state, OWNER, "C5")
+    assert "NARR" in legal_cards(state, ANNA)
+    state = play_trick(state, (ANNA, "NARR"), (BENEDETG, "CK"), (CURDIN, "C6"))
     assert state.deal.narr_debt == NarrDebt("B", "A", 2, "pending", None, None)
     assert _pile(state, "B") == ["NARR"]

@@ -12,7 +12,7 @@ from games.engine.playout import random_action
 
 from .helpers import (
     CANONICAL_DECK,
-    DURI,
+    CURDIN,
     all_tricks_at_trick_19,
     finish_deal,
     in_play,
@@ -77,7 +77,7 @@ def test_s10_a_plus_b_is_72_for_random_deals_with_buob_calls(seed):
 
 
 def test_s10_points_of_each_team_are_the_counted_points_of_its_pile():
-    state = finish_deal(in_play(CANONICAL_DECK, ["R5", "R6"], dealer=DURI))
+    state = finish_deal(in_play(CANONICAL_DECK, ["R5", "R6"], dealer=CURDIN))
     assert state.deal.points == (counted_points(state.deal.piles[0]),
                                  counted_points(state.deal.piles[1]))
 

@@ -21,10 +21,10 @@ from games.engine import (
 
 from .helpers import (
     ANNA,
-    BIGNA,
+    BENEDETG,
     CANONICAL_DECK,
     CURDIN,
-    DURI,
+    OWNER,
     SEATS,
     call,
     code_of,
@@ -52,20 +52,20 @@ def _round_trip(state):
 def _states_of_one_match():
     """One state for every phase, including a trick with a BUOB call and a Narr debt."""
     out = {}
-    state = new_match_state(Options(match_deals=4, bock=True), first_dealer=DURI)
+    state = new_match_state(Options(match_deals=4, bock=True), first_dealer=CURDIN)
     out["lobby"] = state
     state = do(state, {"type": "start_round", "deck": CANONICAL_DECK})
     out["dealing_0"] = state
     for k in (1, 2):
-        state = do(state, {"type": "deal_next_pass", "seat": DURI})
+        state = do(state, {"type": "deal_next_pass", "seat": CURDIN})
         out[f"dealing_{k}"] = state
-    state = do(state, {"type": "deal_next_pass", "seat": DURI})
+    state = do(state, {"type": "deal_next_pass", "seat": CURDIN})
     out["reveal"] = state
     state = do(state, {"type": "end_reveal"})
     out["scart"] = state
-    state = do(state, {"type": "discard_scart", "seat": DURI, "cards": ["R5", "R6"]})
+    state = do(state, {"type": "discard_scart", "seat": CURDIN, "cards": ["R5", "R6"]})
     out["play_trick_1"] = state
-    state = play(state, ANNA, "C1")
+    state = play(state, OWNER, "C1")
     out["play_mid_trick"] = state
     out["round_over"] = whole_deal(started(CANONICAL_DECK))
     return out
@@ -78,23 +78,23 @@ def test_json_round_trip_is_exact_in_every_phase(phase):
 
 
 def test_json_round_trip_with_a_buob_call_and_a_narr_debt():
-    state = setup({ANNA: ["SK", "C5"], BIGNA: ["NARR", "S4"], CURDIN: ["S9", "CK"],
-                   DURI: ["SJ", "C6"]})
-    state = play(state, ANNA, "SK", call_buob=True)
+    state = setup({OWNER: ["SK", "C5"], ANNA: ["NARR", "S4"], BENEDETG: ["S9", "CK"],
+                   CURDIN: ["SJ", "C6"]})
+    state = play(state, OWNER, "SK", call_buob=True)
     _round_trip(state)  # FORCED call pending
-    state = play_trick(state, (BIGNA, "S4"), (CURDIN, "S9"), (DURI, "SJ"))
+    state = play_trick(state, (ANNA, "S4"), (BENEDETG, "S9"), (CURDIN, "SJ"))
     _round_trip(state)  # resolved call in the history
-    state = play_trick(state, (ANNA, "C5"), (BIGNA, "NARR"), (CURDIN, "CK"), (DURI, "C6"))
+    state = play_trick(state, (OWNER, "C5"), (ANNA, "NARR"), (BENEDETG, "CK"), (CURDIN, "C6"))
     assert state.deal.narr_debt is not None
     _round_trip(state)
 
 
 def test_json_round_trip_after_a_deferred_exchange():
-    state = setup({ANNA: ["SK"], BIGNA: ["S4", "SJ"], CURDIN: ["S9"], DURI: ["S2"]})
-    state = play_trick(state, (ANNA, "SK"), (BIGNA, "S4"))
-    state = call(state, CURDIN)
+    state = setup({OWNER: ["SK"], ANNA: ["S4", "SJ"], BENEDETG: ["S9"], CURDIN: ["S2"]})
+    state = play_trick(state, (OWNER, "SK"), (ANNA, "S4"))
+    state = call(state, BENEDETG)
     _round_trip(state)
-    state = play_trick(state, (CURDIN, "S9"), (DURI, "S2"))
+    state = play_trick(state, (BENEDETG, "S9"), (CURDIN, "S2"))
     assert state.deal.tricks[0].buob.returned_card is not None
     _round_trip(state)
 
@@ -112,7 +112,7 @@ def test_json_round_trip_keeps_the_options():
     opts = Options(reveal_seconds=9, reveal_persist=True, scart_forbidden="none",
                    buob_caller="king_team", regame_by="owner", match_deals=0, bock=True,
                    bock_triggers=("all_tricks",), turn_seconds=30)
-    _round_trip(new_match_state(opts, first_dealer=BIGNA))
+    _round_trip(new_match_state(opts, first_dealer=ANNA))
     _round_trip(started(CANONICAL_DECK, options=opts))
 
 
@@ -126,15 +126,15 @@ def test_states_are_immutable():
 
 
 REJECTED = [
-    ("lobby", {"type": "deal_next_pass", "seat": DURI}),
-    ("dealing_1", {"type": "deal_next_pass", "seat": ANNA}),
-    ("reveal", {"type": "discard_scart", "seat": DURI, "cards": ["R5", "R6"]}),
-    ("scart", {"type": "discard_scart", "seat": DURI, "cards": ["T21", "R5"]}),
-    ("scart", {"type": "discard_scart", "seat": DURI, "cards": ["R5"]}),
-    ("play_trick_1", {"type": "play_card", "seat": BIGNA, "card": "C7"}),
-    ("play_trick_1", {"type": "call_buob", "seat": BIGNA}),
-    ("play_mid_trick", {"type": "play_card", "seat": BIGNA, "card": "S3"}),
-    ("play_mid_trick", {"type": "call_buob", "seat": CURDIN}),
+    ("lobby", {"type": "deal_next_pass", "seat": CURDIN}),
+    ("dealing_1", {"type": "deal_next_pass", "seat": OWNER}),
+    ("reveal", {"type": "discard_scart", "seat": CURDIN, "cards": ["R5", "R6"]}),
+    ("scart", {"type": "discard_scart", "seat": CURDIN, "cards": ["T21", "R5"]}),
+    ("scart", {"type": "discard_scart", "seat": CURDIN, "cards": ["R5"]}),
+    ("play_trick_1", {"type": "play_card", "seat": ANNA, "card": "C7"}),
+    ("play_trick_1", {"type": "call_buob", "seat": ANNA}),
+    ("play_mid_trick", {"type": "play_card", "seat": ANNA, "card": "S3"}),
+    ("play_mid_trick", {"type": "call_buob", "seat": BENEDETG}),
     ("round_over", {"type": "end_match"}),
 ]
 
@@ -150,12 +150,12 @@ def test_a_rejected_action_leaves_the_state_identical(phase, action):
 
 
 def test_a_rejected_attached_call_leaves_the_state_identical():
-    state = setup({ANNA: ["SK", "SJ"]})
+    state = setup({OWNER: ["SK", "SJ"]})
     snapshot = to_json(state)
-    assert code_of(state, {"type": "play_card", "seat": ANNA, "card": "SK",
+    assert code_of(state, {"type": "play_card", "seat": OWNER, "card": "SK",
                            "call_buob": True}) == "BUOB_NO_TARGET"
     assert to_json(state) == snapshot
-    assert "SK" in hand(state, ANNA)
+    assert "SK" in hand(state, OWNER)
 
 
 @pytest.mark.parametrize("owner", SEATS)
@@ -171,7 +171,7 @@ def test_s3_the_first_dealer_deals_first(owner):
     assert hand(state, (owner + 1) % 4) == sorted(CANONICAL_DECK[0:6], key=CANONICAL_DECK.index)
 
 
-@pytest.mark.parametrize("owner", [ANNA, CURDIN])
+@pytest.mark.parametrize("owner", [OWNER, BENEDETG])
 def test_s3_every_match_starts_with_the_owners_seat_dealing_also_after_new_match(owner):
     state = started(CANONICAL_DECK, dealer=owner, options=Options(match_deals=4))
     state = whole_deal(state)

@@ -1,4 +1,5 @@
-"""Fixtures for live-table tests: a seeded deck instead of the CSPRNG, and table personas."""
+"""Fixtures for live-table tests: a seeded deck instead of the CSPRNG, a channel layer per test,
+and the replay check after every test. The people are tests/conftest.py's (tests/personas.py)."""
 
 from __future__ import annotations
 
@@ -37,11 +38,6 @@ def seeded_decks(monkeypatch: pytest.MonkeyPatch) -> Callable[[int], None]:
         monkeypatch.setattr("games.services.writer.shuffled_deck", deck)
 
     return use
-
-
-@pytest.fixture
-def spectator(make_user: Callable[..., Any]) -> Any:
-    return make_user("spectator")
 
 
 @pytest.fixture(autouse=True)

@@ -15,6 +15,7 @@ from games import services
 from games.engine import legal_actions
 from games.history import replay as history
 from games.models import Match, Room, Round
+from tests import personas
 from tests.games.tables import expire_deadline, must, seat_table, state, submit
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -29,7 +30,7 @@ def play_match(owner: Any, players: list[Any], rng: random.Random,
     `match_deals` 0 the owner ends the match (END_MATCH) after `end_after` deals."""
     room = seat_table(owner, players, options or {"turn_seconds": 15, "reveal_seconds": 2})
     code = room.code
-    by_seat = {0: owner, 1: players[0], 2: players[1], 3: players[2]}
+    by_seat = personas.by_seat(owner, players)
     must(code, owner, "start_round")
     turn_timer = bool(services.rules_of(Room.objects.get(code=code)).turn_seconds)
     for _ in range(2000):

@@ -10,6 +10,7 @@ from games import services
 from games.engine import REVEAL
 from games.live.protocol import Command
 from games.models import Room, Round, RoundAction
+from tests import personas
 
 
 def ok(code: str, user: Any, kind: str, **fields: Any) -> None:
@@ -20,12 +21,13 @@ def ok(code: str, user: Any, kind: str, **fields: Any) -> None:
 
 
 def table_at_reveal(make_user: Callable[..., Any], reveal_seconds: int) -> Round:
-    """Owner A/0, then B/1, A/2, B/3; the owner deals all three passes (RULES §3, §5). The
-    services schedule the reveal timer when the last pass commits."""
-    owner, *others = (make_user(n) for n in ("owner", "anna", "benedetg", "curdin"))
+    """The personas' table (owner A/0, anna B/1, benedetg A/2, curdin B/3); the owner deals
+    all three passes (RULES §3, §5). The services schedule the reveal timer when the last pass
+    commits."""
+    owner, *others = (make_user(p.name) for p in personas.SEATED)
     room = services.create_room(owner, {"reveal_seconds": reveal_seconds})
-    for user, team in zip(others, "BAB", strict=True):
-        ok(room.code, user, "take_seat", team=team)
+    for user, persona in zip(others, personas.PLAYERS, strict=True):
+        ok(room.code, user, "take_seat", team=persona.team)
     ok(room.code, owner, "start_round")
     for _ in range(3):
         ok(room.code, owner, "deal_next_pass")

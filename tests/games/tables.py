@@ -1,20 +1,18 @@
 """Service-level helpers for live-table tests: seat a table, drive it to a phase, read its rows.
 
 Everything here is synchronous and goes through `games.services` (the one writer), exactly as a
-consumer would; async tests wrap the calls in `sync_to_async`. Seating used throughout:
-owner A/0, anna B/1, benedetg A/2, curdin B/3 — the owner's seat 0 deals first, seat 1 leads.
+consumer would; async tests wrap the calls in `sync_to_async`. Seating used throughout is that
+of tests/personas.py: owner A/0, anna B/1, benedetg A/2, curdin B/3 — the owner's seat 0 deals
+first, seat 1 leads.
 """
 
 from __future__ import annotations
 
 import json
 import uuid
-from collections.abc import Iterator
 from datetime import timedelta
 from typing import Any
 
-import pytest
-from channels.layers import channel_layers
 from django.utils import timezone
 
 from games import services
@@ -32,20 +30,8 @@ from games.engine import (
 )
 from games.live.protocol import Command
 from games.models import Room, Round, RoundAction
+from tests import personas
 from tests.games.live import TableClient
-
-
-@pytest.fixture(autouse=True)
-def table_env(settings: Any) -> Iterator[None]:
-    """Import into a test module (autouse there): personas are created by the dozen, so their
-    passwords get a fast hash; and every test gets a channel layer of its own. A layer keeps
-    per-channel locks bound to the event loop that took them (channels-redis); a consumer
-    cancelled with its test's loop could leave one behind for the next test's loop."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-    channel_layers.backends.clear()
-    yield
-    channel_layers.backends.clear()
-
 
 # Phases in the order a deal walks through them.
 _ORDER = [LOBBY, DEALING, REVEAL, SCART, PLAY, ROUND_OVER, MATCH_OVER]
@@ -82,10 +68,11 @@ def must(code: str, user: Any, type_: str, **fields: Any) -> services.Outcome:
 
 def seat_table(owner: Any, players: list[Any], options: dict[str, Any] | None = None,
                **room: Any) -> Room:
-    """A room with four seated players, A-B-A-B: owner 0, players[0] 1, [1] 2, [2] 3."""
+    """A room with four seated players, A-B-A-B as in tests/personas.py: the owner 0 (seated
+    by create_room), players[0] 1, [1] 2, [2] 3 — each takes the first free seat of its team."""
     r = services.create_room(owner, options, **room)
-    for p, team in zip(players, ("B", "A", "B"), strict=True):
-        must(r.code, p, "take_seat", team=team)
+    for user, persona in zip(players, personas.PLAYERS, strict=True):
+        must(r.code, user, "take_seat", team=persona.team)
     return Room.objects.get(pk=r.pk)
 
 
@@ -181,7 +168,3 @@ async def refused(c: TableClient, timeout: float = 10, hang_up: bool = True
             c.frames.append(msg)
             if msg["type"] == "error":
                 error = msg
-
-
-# The fixture's first name, still imported by other modules (tests/games/test_api.py).
-fast_passwords = table_env

@@ -24,9 +24,9 @@ from games.engine import legal_actions
 from games.live import protocol
 from games.models import Room
 from games.text.errors import message_for
+from tests import personas
 from tests.games import tables
 from tests.games.live import TableClient
-from tests.games.tables import table_env  # noqa: F401 - autouse fixture
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True),
               pytest.mark.timeout(60)]
@@ -61,24 +61,24 @@ assert set(MATRIX) == protocol.GAME_TYPES | protocol.LOBBY_TYPES
 
 
 class Cast:
-    """The personas around one table."""
+    """The personas (tests/personas.py) around one table."""
 
     def __init__(self, owner: Any, players: list[Any], spectator: Any, outsider: Any,
                  room: Room) -> None:
         self.owner, self.anna, self.benedetg, self.curdin = owner, *players
         self.spectator, self.outsider = spectator, outsider
         self.code = room.code
-        self.by_seat = {0: owner, 1: self.anna, 2: self.benedetg, 3: self.curdin}
+        self.by_seat = personas.by_seat(owner, players)
 
 
 def _build(owner: Any, players: list[Any], spectator: Any, outsider: Any,
            options: dict[str, Any] | None = None, **room_kw: Any) -> Cast:
     room = services.create_room(owner, options or OPTIONS, **room_kw)
     # The spectator sat in seat 1 once and left before anna took it.
-    tables.must(room.code, spectator, "take_seat", team="B")
+    tables.must(room.code, spectator, "take_seat", team=personas.ANNA.team)
     tables.must(room.code, spectator, "leave_seat")
-    for p, team in zip(players, ("B", "A", "B"), strict=True):
-        tables.must(room.code, p, "take_seat", team=team)
+    for user, persona in zip(players, personas.PLAYERS, strict=True):
+        tables.must(room.code, user, "take_seat", team=persona.team)
     return Cast(owner, players, spectator, outsider, room)
 
 

@@ -18,8 +18,8 @@ from asgiref.sync import sync_to_async
 from games import services
 from games.engine import CARD_IDS
 from games.live import protocol
+from tests import personas
 from tests.games import tables
-from tests.games.tables import table_env  # noqa: F401 - autouse fixture
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True),
               pytest.mark.timeout(60)]
@@ -89,7 +89,7 @@ CASES: dict[str, tuple[Any, str, bool]] = {
 @pytest.fixture
 def table(owner: Any, players: list[Any]) -> tuple[str, dict[int, Any]]:
     room = tables.seat_table(owner, players)
-    by_seat = {0: owner, 1: players[0], 2: players[1], 3: players[2]}
+    by_seat = personas.by_seat(owner, players)
     tables.advance(room.code, by_seat, "PLAY")
     return room.code, by_seat
 

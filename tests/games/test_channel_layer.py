@@ -1,5 +1,5 @@
-"""games/live/channel_layer.py on the real Redis: delivery, order, capacity, wake-ups, and no message
-lost or repeated when a batch's answer never arrives (the distributed run only)."""
+"""games/live/channel_layer.py on the real Redis: delivery, order, capacity, wake-ups, and no
+message lost or repeated when a batch's answer never arrives (the distributed run only)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""The writer's hot path (games/services/sql.py, bench/ws_load.py): the rows it reads are the rows the
-ORM reads, a card played costs a fixed handful of statements, and the log stays contiguous."""
+"""The writer's hot path (games/services/sql.py, bench/ws_load.py): the rows it reads are the rows
+the ORM reads, a card played costs a fixed handful of statements, and the log stays contiguous."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from games import services
 from games.engine import PLAY, legal_actions
 from games.models import Connection, Match, Room, Round, RoundAction, Seat
 from games.services import sql as hot_sql
+from tests import personas
 from tests.games import tables
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(60)]
@@ -22,7 +23,7 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(60)]
 @pytest.fixture
 def table(owner: Any, players: list[Any]) -> tuple[str, dict[int, Any]]:
     room = tables.seat_table(owner, players)
-    return room.code, {0: owner, 1: players[0], 2: players[1], 3: players[2]}
+    return room.code, personas.by_seat(owner, players)
 
 
 def _fields(obj: Any) -> dict[str, Any]:

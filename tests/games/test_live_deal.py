@@ -19,6 +19,7 @@ from games import services
 from games.engine import from_json
 from games.engine.cards import ids_of
 from games.models import Room, Round, RoundAction, Trick
+from tests import personas
 from tests.games.live import TableClient, cards_in
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True),
@@ -121,7 +122,7 @@ class Table:
 
 async def _open_table(make_user: Any, spectator_user: Any, options: dict[str, Any]
                       ) -> Table:
-    names = ("owner", "anna", "benedetg", "curdin")
+    names = [p.name for p in personas.SEATED]
     users = [await sync_to_async(make_user)(n) for n in names]
     room = await sync_to_async(services.create_room)(users[0], options)
     clients = [TableClient(u, room.code, n) for u, n in zip(users, names, strict=True)]
@@ -131,8 +132,8 @@ async def _open_table(make_user: Any, spectator_user: Any, options: dict[str, An
         assert await c.connect()
     await table.settle()
     # The owner sits in team A; the others take B, A, B.
-    for c, team in zip(clients[1:], ("B", "A", "B"), strict=True):
-        await table.act(c, "take_seat", team=team)
+    for c, persona in zip(clients[1:], personas.PLAYERS, strict=True):
+        await table.act(c, "take_seat", team=persona.team)
     assert not table.errors, table.errors
     return table
 

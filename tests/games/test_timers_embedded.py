@@ -18,15 +18,15 @@ from games import services
 from games.engine import CARD_IDS, apply, legal_actions, legal_cards
 from games.engine.cards import points
 from games.models import Round, RoundAction
+from tests import personas
 from tests.games import tables
-from tests.games.tables import table_env  # noqa: F401 - autouse fixture
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(60)]
 
 
 @pytest.fixture
 def by_seat(owner: Any, players: list[Any]) -> dict[int, Any]:
-    return {0: owner, 1: players[0], 2: players[1], 3: players[2]}
+    return personas.by_seat(owner, players)
 
 
 def _table(by_seat: dict[int, Any], options: dict[str, Any] | None = None) -> str:

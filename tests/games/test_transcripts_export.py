@@ -25,6 +25,8 @@ from tests.games.tables import advance, seat_table
 pytestmark = pytest.mark.django_db
 
 
+# Three whole matches (about 1 s each): the default rules; timers, Bock and a free scart; the
+# king_team BUOB rule over 8 deals. Random play for its own sake is tests/engine's.
 @pytest.mark.parametrize(("seed", "options"), [
     (1, None),
     (2, {"turn_seconds": 15, "reveal_seconds": 2, "bock": True, "scart_forbidden": "none"}),

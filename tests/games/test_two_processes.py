@@ -24,6 +24,7 @@ from django.test import Client
 from websockets.asyncio.client import ClientConnection
 
 from games import services
+from tests import personas
 from tests.games.procs import (
     BIN,
     Proc,
@@ -210,10 +211,11 @@ async def play(servers: list[Server], players: list[Player]) -> None:
 
 def test_two_servers_share_a_table_and_survive_one_dying(
         servers: list[Server], make_user: Any) -> None:
-    users = [make_user(n) for n in ("owner", "anna", "benedetg", "curdin")]
+    names = [p.name for p in personas.SEATED]
+    users = [make_user(n) for n in names]
     room = services.create_room(users[0], {"reveal_seconds": 2})
     players = [Player(n, u, session_cookie(u), room.code)
-               for n, u in zip(("owner", "anna", "benedetg", "curdin"), users, strict=True)]
+               for n, u in zip(names, users, strict=True)]
 
     async def scenario() -> None:
         try:

@@ -6,13 +6,14 @@ from typing import Any
 
 import pytest
 
-from games.models import Room, Seat
+from games import services
+from games.models import Room
+from tests.games.tables import must
 
 
 @pytest.fixture
 def room(owner: Any, players: list[Any]) -> Room:
-    """A Bock room "Stiva" with the owner seated on team A and one player on team B."""
-    room = Room.objects.create(owner=owner, name="Stiva", options={"bock": True})
-    Seat.objects.create(room=room, user=owner, team="A")
-    Seat.objects.create(room=room, user=players[0], team="B")
-    return room
+    """A Bock room "Stiva" opened by the owner (seated on team A), anna seated on team B."""
+    opened = services.create_room(owner, {"bock": True}, name="Stiva")
+    must(opened.code, players[0], "take_seat", team="B")
+    return Room.objects.get(pk=opened.pk)

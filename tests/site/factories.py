@@ -1,13 +1,23 @@
-"""Builds complete game rows for tests: a room with four seated players, a running match, a
-deal with a trick, a Narr debt and logged actions."""
+"""A complete table for the page, admin and account tests, built the way players build one:
+through `games.services` (the only writer of game rows), never by hand.
+
+The personas' room (tests/personas.py) is dealt a fixed deck; the owner deals, the reveal window
+closes on its timer, the owner discards, and trick 1 is played: anna leads T21, benedetg throws
+the Narr, which team B's trump takes. Team A owes B a card for it (RULES §9) and, with nothing
+but the Narr in A's pile yet, cannot pay: the debt stays pending. Trick 2 is open, anna on lead.
+"""
 
 from __future__ import annotations
 
-import uuid
 from dataclasses import dataclass
 from typing import Any
+from unittest import mock
 
+from games.engine import PLAY, legal_actions
 from games.models import Match, NarrDebt, Room, Round, RoundAction, Seat, Trick
+from tests import personas
+from tests.engine.helpers import deck_for
+from tests.games.tables import advance, must, seat_table, state
 
 
 @dataclass
@@ -16,44 +26,41 @@ class Table:
     seats: list[Seat]
     match: Match
     round: Round
-    trick: Trick
-    debt: NarrDebt
-    action: RoundAction
+    trick: Trick  # trick 1, complete
+    debt: NarrDebt  # team A's, for benedetg's Narr in trick 1, pending
+    action: RoundAction  # the first card of the deal: anna's T21
 
 
-ENGINE_STATE = {
-    "phase": "PLAY",
-    "dealer": 0,
-    "hands": [["C1", "RK"], ["SJ", "T21"], ["B7", "NARR"], ["CK", "T1"]],
-}
+# Anna (seat 1) holds the top trump, benedetg (seat 2) the Narr; the rest as deck_for lays it.
+DECK = deck_for(personas.OWNER.seat, {personas.ANNA.seat: ["T21"],
+                                      personas.BENEDETG.seat: ["NARR"]})
 
 
-def seat_four(room: Room, users: list[Any]) -> list[Seat]:
-    return [
-        Seat.objects.create(room=room, user=user, team="AB"[i % 2], index=i)
-        for i, user in enumerate(users)
-    ]
+def full_table(owner: Any, players: list[Any], *, name: str = "Stiva",
+               options: dict[str, Any] | None = None) -> Table:
+    room = seat_table(owner, players, options, name=name)
+    code = room.code
+    by_seat = personas.by_seat(owner, players)
+    with mock.patch("games.services.writer.shuffled_deck", return_value=list(DECK)):
+        advance(code, by_seat, PLAY)  # start, deal, reveal (timer), scart
+    anna, benedetg = by_seat[personas.ANNA.seat], by_seat[personas.BENEDETG.seat]
+    must(code, anna, "play_card", card="T21")
+    must(code, benedetg, "play_card", card="NARR")
+    for seat in (personas.CURDIN.seat, personas.OWNER.seat):
+        st = state(code)
+        assert st is not None
+        must(code, by_seat[seat], "play_card", card=legal_actions(st, seat)["legal_cards"][0])
 
-
-def full_table(owner: Any, players: list[Any], **room_fields: Any) -> Table:
-    room = Room.objects.create(owner=owner, name=room_fields.pop("name", "Stiva"), **room_fields)
-    users = [owner, *players]
-    seats = seat_four(room, users)
-    match = Match.objects.create(
-        room=room, number=1, player_0=users[0], player_1=users[1], player_2=users[2],
-        player_3=users[3],
-    )
-    deal = Round.objects.create(
-        match=match, number=1, dealer=0, deck=["C1"], engine_state=ENGINE_STATE, phase="PLAY",
-        version=3,
-    )
-    trick = Trick.objects.create(
-        round=deal, number=1, leader=1, cards=[{"seat": 1, "card": "SJ"}], winner=None,
-    )
-    debt = NarrDebt.objects.create(round=deal, debtor="A", creditor="B", trick=trick)
-    action = RoundAction.objects.create(
-        room=room, round=deal, version=1, sequence=1, actor=users[1], actor_seat=1,
-        kind="PLAY_CARD",
-        payload={"card": "SJ"}, action_id=str(uuid.uuid4()),
-    )
+    room.refresh_from_db()
+    match = room.current_match
+    assert match is not None
+    deal = Round.objects.get(match=match, number=1)
+    trick = Trick.objects.get(round=deal, number=1)
+    assert trick.winner == personas.ANNA.seat
+    debt = NarrDebt.objects.get(round=deal)
+    assert (debt.debtor, debt.creditor, debt.trick_id, debt.status) == ("A", "B", trick.pk,
+                                                                       "pending")
+    action = RoundAction.objects.filter(round=deal, kind="play_card").order_by("version")[0]
+    assert action.actor_id == anna.pk and action.actor_seat == personas.ANNA.seat
+    seats = list(Seat.objects.filter(room=room).order_by("index"))
     return Table(room, seats, match, deal, trick, debt, action)

@@ -9,7 +9,9 @@ from django.test import Client, RequestFactory
 from django.urls import reverse
 from django.utils import translation
 
-from games.models import Announcement, FAQEntry, Room
+from games import services
+from games.models import Announcement, FAQEntry
+from tests.games.tables import must
 from troccas_site.views import server_error
 
 pytestmark = pytest.mark.django_db
@@ -124,10 +126,9 @@ def test_unprefixed_paths_redirect_to_the_language_version(client: Client):
 
 
 def test_home_lists_open_public_tables_with_seat_counts(client: Client, room, owner):
-    Room.objects.create(owner=owner, name="Secret", visibility="private")
-    from django.utils import timezone
-
-    Room.objects.create(owner=owner, name="Gone", closed=timezone.now())
+    services.create_room(owner, name="Secret", visibility="private")
+    gone = services.create_room(owner, name="Gone")
+    must(gone.code, owner, "close_room")
     html = client.get("/en/").content.decode()
     assert "Stiva" in html and room.get_absolute_url() in html
     assert "2 of 4 seats taken" in html
@@ -168,10 +169,8 @@ def test_join_with_an_unknown_code_says_so_in_the_page_language(client: Client):
     assert "Kein Raum hat den Einladungscode" in response.content.decode()
 
 
-def test_join_a_closed_room_says_so(client: Client, room):
-    from django.utils import timezone
-
-    Room.objects.filter(pk=room.pk).update(closed=timezone.now())
+def test_join_a_closed_room_says_so(client: Client, room, owner):
+    must(room.code, owner, "close_room")
     response = client.get("/fr/rooms/join/", {"code": room.code}, follow=True)
     assert "Cette salle a été fermée." in response.content.decode()
 
