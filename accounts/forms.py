@@ -15,6 +15,7 @@ from django.utils.translation import gettext_lazy as _
 
 from . import ratelimit
 from .models import User
+from .validators import validate_plain_text
 
 REQUIRED = _("This field is required.")
 
@@ -66,6 +67,7 @@ class SignUpForm(auth_forms.UserCreationForm):
         language.initial = get_language()
         self.fields["username"].widget.attrs["autocomplete"] = "username"
         self.fields["email"].widget.attrs["autocomplete"] = "email"
+        self.fields["display_name"].validators.append(validate_plain_text)
         translate_required(self)
 
     def clean_username(self) -> str | None:
@@ -133,6 +135,7 @@ class ProfileForm(forms.ModelForm):
         language = self.fields["preferred_language"]
         language.choices = language_choices()
         language.required = True
+        self.fields["display_name"].validators.append(validate_plain_text)
         translate_required(self)
 
 

@@ -13,6 +13,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from accounts.validators import validate_plain_text
 from games.engine.options import Options
 from games.models import Team, Visibility
 from games.text.options import LABELS, describe
@@ -105,8 +106,9 @@ class HouseRulesForm(forms.Form):
 
 class CreateRoomForm(HouseRulesForm):
     name = forms.CharField(label=_("Room name"), max_length=60, required=False,
+                           validators=[validate_plain_text],
                            help_text=_("Optional; without a name the room is shown by its "
-                                       "invite code."))
+                                       "number."))
     visibility = forms.ChoiceField(
         label=_("Who can find the room"), choices=Visibility.choices, initial="public",
         widget=forms.RadioSelect,

@@ -20,6 +20,7 @@ import secrets
 from pathlib import Path
 
 import dj_database_url
+from csp import constants as csp_constants
 from django.conf.locale import LANG_INFO
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
@@ -131,6 +132,7 @@ MIDDLEWARE = [
     "accounts.middleware.UserLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
 ]
 
 ROOT_URLCONF = "troccas_site.urls"
@@ -182,10 +184,11 @@ if DATABASE_URL:
     if DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
         raise ImproperlyConfigured("DATABASE_URL must point at PostgreSQL (postgres://...).")
 else:
+    SQLITE_PATH = os.environ.get("TROCCAS_SQLITE_PATH", str(BASE_DIR / "db.sqlite3"))
     DATABASES = {
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
-            "NAME": os.environ.get("TROCCAS_SQLITE_PATH", str(BASE_DIR / "db.sqlite3")),
+            "NAME": SQLITE_PATH,
             "OPTIONS": {
                 # IMMEDIATE takes the write lock at BEGIN, so two writers queue on the busy
                 # timeout instead of one failing with "database is locked" mid-transaction.
@@ -196,6 +199,18 @@ else:
             },
         }
     }
+    # The database holds every hand of every running deal and the password hashes: readable by
+    # its owner alone, whatever the umask. SQLite gives its -wal and -shm files the database
+    # file's permissions, so creating the file ourselves (mode 0600) is enough; a file left
+    # readable by an older version is tightened.
+    if SQLITE_PATH != ":memory:" and not SQLITE_PATH.startswith("file:"):
+        try:
+            os.close(os.open(SQLITE_PATH, os.O_CREAT | os.O_RDWR, 0o600))
+            for _suffix in ("", "-wal", "-shm"):
+                if os.path.exists(SQLITE_PATH + _suffix):
+                    os.chmod(SQLITE_PATH + _suffix, 0o600)
+        except OSError:
+            pass  # a directory that is not there: SQLite says so when it first connects
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -361,6 +376,24 @@ CSRF_COOKIE_SAMESITE = "Lax"
 X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
+
+# Content-Security-Policy (django-csp): everything from this origin, no inline script or style.
+# The one inline script a page has, the table's import map, carries the request's nonce; the
+# JSON data blocks (json_script) are not executed. 'self' covers the same-origin websocket.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [csp_constants.SELF],
+        "script-src": [csp_constants.SELF, csp_constants.NONCE],
+        "style-src": [csp_constants.SELF],
+        "img-src": [csp_constants.SELF, "data:"],
+        "font-src": [csp_constants.SELF],
+        "connect-src": [csp_constants.SELF],
+        "object-src": [csp_constants.NONE],
+        "base-uri": [csp_constants.SELF],
+        "form-action": [csp_constants.SELF],
+        "frame-ancestors": [csp_constants.NONE],
+    },
+}
 
 if env_bool("DJANGO_BEHIND_PROXY", False):
     # Only behind a proxy that sets this header itself; otherwise clients could forge it.

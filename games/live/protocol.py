@@ -7,25 +7,24 @@ with a stable code, and nothing else happens. Engine rules are not checked here.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
 from typing import Any
 
+from accounts.validators import is_plain_text
 from games.engine.errors import ErrorCode, TroccasError
+from games.services.commands import GAME_TYPES, LOBBY_TYPES, Command
 
 # Frames larger than this are refused before parsing (a hand of 21 card ids is < 300 bytes).
 MAX_FRAME_BYTES = 4096
 MAX_ACTION_ID = 64
+# Deepest nesting of arrays and objects a frame may have. The deepest command is 3 levels
+# (set_options → options → bock_triggers); unknown keys are ignored but must stay this shallow.
+# Without a bound, 2 KB of "[[[[…" made the decoder recurse until RecursionError.
+MAX_DEPTH = 16
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+_BRACKET = re.compile(r"[\[\]{}]")
 
-# Player actions of TRANSCRIPT.md, without `seat` (the server knows it) and `deck` (the server
-# shuffles). `start_round` is how the owner starts a match from the lobby.
-GAME_TYPES = frozenset({
-    "start_round", "deal_next_pass", "discard_scart", "play_card", "call_buob", "regame",
-    "end_match", "new_match",
-})
-LOBBY_TYPES = frozenset({
-    "take_seat", "leave_seat", "move_player", "kick", "transfer_owner", "set_options",
-    "close_room",
-})
+# The game and lobby types are the writer's (games/services/commands.py); a frame becomes the
+# writer's own Command, so the writer knows nothing of frames.
 CONTROL_TYPES = frozenset({"sync", "ping"})
 SYSTEM_TYPES = frozenset({"end_reveal", "turn_timeout"})
 ALL_TYPES = GAME_TYPES | LOBBY_TYPES | CONTROL_TYPES
@@ -65,22 +64,6 @@ class ProtocolError(TroccasError):
         self.detail = detail
 
 
-@dataclass(frozen=True)
-class Command:
-    type: str
-    action_id: str | None
-    expected_version: int | None
-    fields: dict[str, Any] = field(default_factory=dict)
-
-    @property
-    def is_game(self) -> bool:
-        return self.type in GAME_TYPES
-
-    @property
-    def is_lobby(self) -> bool:
-        return self.type in LOBBY_TYPES
-
-
 def _is_int(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
@@ -108,8 +91,25 @@ def _valid(kind: str, value: Any) -> bool:
     if kind == "visibility":
         return value in ("public", "private")
     if kind == "name":
-        return isinstance(value, str) and len(value) <= 60
+        return isinstance(value, str) and len(value) <= 60 and is_plain_text(value)
     raise AssertionError(kind)  # pragma: no cover
+
+
+def too_deep(text: str, limit: int = MAX_DEPTH) -> bool:
+    """Whether `text` nests arrays and objects deeper than `limit`, brackets inside strings
+    not counted. Cheap for real frames: a few brackets are never too deep, and only a frame
+    with more than `limit` of them is scanned (at most MAX_FRAME_BYTES)."""
+    if text.count("[") + text.count("{") <= limit:
+        return False
+    depth = 0
+    for bracket in _BRACKET.findall(_STRING.sub("", text)):
+        if bracket in "[{":
+            depth += 1
+            if depth > limit:
+                return True
+        else:
+            depth -= 1
+    return False
 
 
 def parse(frame: str | bytes | None) -> Command:
@@ -120,8 +120,13 @@ def parse(frame: str | bytes | None) -> Command:
     if size > MAX_FRAME_BYTES:
         raise ProtocolError("MESSAGE_TOO_LARGE")
     try:
-        data = json.loads(frame)
-    except (ValueError, UnicodeDecodeError):
+        # A binary frame is decoded as json.loads would (UTF-8, or UTF-16/32 by its BOM).
+        text = (frame if isinstance(frame, str)
+                else frame.decode(json.detect_encoding(frame), "surrogatepass"))
+        if too_deep(text):
+            raise ProtocolError("MALFORMED_MESSAGE")
+        data = json.loads(text)
+    except (ValueError, UnicodeDecodeError, RecursionError):
         raise ProtocolError("MALFORMED_MESSAGE") from None
     if not isinstance(data, dict):
         raise ProtocolError("MALFORMED_MESSAGE")

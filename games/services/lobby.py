@@ -14,6 +14,7 @@ from typing import Any
 
 from django.db import transaction
 
+from accounts.validators import is_plain_text
 from games.engine.errors import OptionsError
 from games.engine.options import Options
 from games.engine.state import team_of
@@ -167,6 +168,8 @@ def do_transfer_owner(t: Table, user: Any, f: Fields, heir: Seat) -> Fields:
 def check_set_options(t: Table, user: Any, f: Fields) -> dict[str, Any] | None:
     """The room's complete options after a partial update (None if they are not changed)."""
     _require_owner(t, user)
+    if "name" in f and not is_plain_text(f["name"]):
+        raise ServiceError("INVALID_FIELD")  # the parser refuses it first; kept as a backstop
     if "options" not in f:
         return None
     _require_lobby(t)

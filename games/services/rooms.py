@@ -6,6 +6,7 @@ from typing import Any
 
 from django.db import transaction
 
+from accounts.validators import is_plain_text
 from games.engine.errors import OptionsError
 from games.engine.options import Options
 from games.models import Room, Seat
@@ -16,6 +17,8 @@ def create_room(owner: Any, options: dict[str, Any] | None = None, *, name: str 
                 visibility: str = "public", allow_spectators: bool = True,
                 take_seat: str | None = "A") -> Room:
     """A new room owned by `owner`, who takes a seat in team A unless told otherwise."""
+    if not is_plain_text(name):
+        raise ServiceError("INVALID_FIELD")
     try:
         opts = Options.from_json(options).to_json()
     except OptionsError:

@@ -28,6 +28,7 @@ from django.utils.cache import add_never_cache_headers
 from django.views.decorators.csrf import csrf_exempt
 
 from accounts import ratelimit
+from accounts.validators import is_plain_text
 from games import services
 from games.engine.errors import ErrorCode, OptionsError, TroccasError
 from games.engine.options import Options
@@ -207,7 +208,7 @@ def _create_room(request: HttpRequest) -> JsonResponse:
         raise ApiError(ErrorCode.INVALID_OPTIONS, "options" if exc.key == "options"
                        else f"options.{exc.key}") from None
     name = data.get("name", "")
-    if not isinstance(name, str) or len(name) > MAX_NAME:
+    if not isinstance(name, str) or len(name) > MAX_NAME or not is_plain_text(name):
         raise ApiError(ErrorCode.INVALID_FIELD, "name")
     visibility = data.get("visibility", "public")
     if visibility not in ("public", "private"):
