@@ -7,13 +7,14 @@ from typing import Any
 
 from django import forms
 from django.conf import settings
+from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth import forms as auth_forms
 from django.contrib.auth import password_validation
 from django.http import HttpRequest
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
-from . import ratelimit
+from .backends import was_rate_limited
 from .models import User
 from .validators import validate_plain_text
 
@@ -102,21 +103,22 @@ class LoginForm(auth_forms.AuthenticationForm):
         translate_required(self)
 
     def clean(self) -> dict[str, Any]:
-        username = self.cleaned_data.get("username") or ""
-        if self.request is not None and username:
-            # Checked before the password is: a blocked client learns nothing more.
-            if ratelimit.is_blocked(self.request, username):
+        # The backend reserves the attempt before the password is checked
+        # (accounts/backends.py); a refused attempt is told apart from a wrong password.
+        try:
+            return super().clean()
+        except forms.ValidationError:
+            if was_rate_limited(self.request):
                 raise forms.ValidationError(
-                    self.error_messages["rate_limited"], code="rate_limited"
-                )
-            try:
-                cleaned = super().clean()
-            except forms.ValidationError:
-                ratelimit.record_failure(self.request, username)
-                raise
-            ratelimit.reset(self.request, username)
-            return cleaned
-        return super().clean()
+                    self.error_messages["rate_limited"], code="rate_limited") from None
+            raise
+
+
+class AdminLoginForm(LoginForm, AdminAuthenticationForm):
+    """The admin's log-in: the same limiter and messages, plus the admin's staff check."""
+
+    error_messages = {**LoginForm.error_messages, **AdminAuthenticationForm.error_messages,
+                      "rate_limited": LoginForm.error_messages["rate_limited"]}
 
 
 class ProfileForm(forms.ModelForm):

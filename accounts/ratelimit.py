@@ -1,4 +1,8 @@
-"""Failed log-in counting on the cache: per username and address, and per address alone.
+"""Log-in attempts counted on the cache: per username and address, and per address alone.
+
+Every way to log in (the log-in page, the JSON API, the admin) authenticates through
+accounts.backends.RateLimitedModelBackend, which reserves the attempt here before any password
+is checked.
 
 Fixed windows keep this to two cache keys per attempt; the cache is process-local in the
 embedded mode and Redis in the distributed mode, so the limit holds across ASGI processes.
@@ -30,7 +34,7 @@ def _keys(request: HttpRequest, username: str) -> tuple[str, str]:
 
 
 def is_blocked(request: HttpRequest, username: str) -> bool:
-    """True when this username from this address, or this address alone, failed too often."""
+    """True when this username from this address, or this address alone, is over its limit."""
     limits = settings.LOGIN_RATE_LIMIT
     user_key, ip_key = _keys(request, username)
     counts = cache.get_many([user_key, ip_key])
@@ -40,19 +44,53 @@ def is_blocked(request: HttpRequest, username: str) -> bool:
     )
 
 
+def _count(key: str, window: int) -> int:
+    # add() starts the window only if none is running; incr() is atomic (Redis, and the
+    # local-memory cache under its lock), so concurrent attempts each get their own number.
+    cache.add(key, 0, timeout=window)
+    try:
+        return int(cache.incr(key))
+    except ValueError:
+        # The key expired between add() and incr(): start a fresh window at one attempt.
+        cache.set(key, 1, timeout=window)
+        return 1
+
+
+def reserve(request: HttpRequest, username: str) -> bool:
+    """Count one log-in attempt *before* its password is checked; False if it is over the
+    limit (then the password must not be checked at all).
+
+    Reserving first is what makes the limit hold under concurrency: 25 simultaneous attempts
+    draw the numbers 1 to 25, and only the first `per_user` get a password check (issue #13).
+    A successful log-in gives its reservation back (`release`)."""
+    limits = settings.LOGIN_RATE_LIMIT
+    window = limits["window_seconds"]
+    user_key, ip_key = _keys(request, username)
+    for_user = _count(user_key, window)
+    for_ip = _count(ip_key, window)
+    return for_user <= limits["per_user"] and for_ip <= limits["per_ip"]
+
+
+def release(request: HttpRequest, username: str) -> None:
+    """A successful log-in: clear the username's counter and give the address its attempt
+    back, so the address counts failures only."""
+    user_key, ip_key = _keys(request, username)
+    cache.delete(user_key)
+    try:
+        cache.decr(ip_key)
+    except ValueError:
+        pass  # the window ended meanwhile
+
+
 def record_failure(request: HttpRequest, username: str) -> None:
+    """Count a failed attempt that did not go through `reserve` (kept for callers that check
+    a password some other way)."""
     window = settings.LOGIN_RATE_LIMIT["window_seconds"]
     for key in _keys(request, username):
-        # add() starts the window only if none is running; incr() is atomic on Redis.
-        cache.add(key, 0, timeout=window)
-        try:
-            cache.incr(key)
-        except ValueError:
-            # The key expired between add() and incr(): start a fresh window at one failure.
-            cache.set(key, 1, timeout=window)
+        _count(key, window)
 
 
 def reset(request: HttpRequest, username: str) -> None:
-    """A successful log-in clears the username's counter (not the address's)."""
+    """Clear the username's counter (not the address's)."""
     user_key, _ip_key = _keys(request, username)
     cache.delete(user_key)

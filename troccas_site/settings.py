@@ -303,6 +303,8 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 
 # Failed log-ins allowed per username and address, and per address alone, in one window.
+# Every log-in (the page, the API, the admin) goes through the rate limiter (issue #13).
+AUTHENTICATION_BACKENDS = ["accounts.backends.RateLimitedModelBackend"]
 LOGIN_RATE_LIMIT = {
     "per_user": env_int("LOGIN_RATE_LIMIT_PER_USER", 5),
     "per_ip": env_int("LOGIN_RATE_LIMIT_PER_IP", 20),

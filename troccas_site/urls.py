@@ -12,9 +12,12 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
+from accounts.forms import AdminLoginForm
 from accounts.views import set_language
 from games.views import api
 
+# The admin's log-in goes through the site's limiter and says so when it refuses.
+admin.site.login_form = AdminLoginForm
 admin.site.site_header = _("Troccas Online administration")
 admin.site.site_title = _("Troccas Online")
 admin.site.index_title = _("Tables, players and site content")

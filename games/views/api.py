@@ -27,7 +27,7 @@ from django.urls import reverse
 from django.utils.cache import add_never_cache_headers
 from django.views.decorators.csrf import csrf_exempt
 
-from accounts import ratelimit
+from accounts.backends import was_rate_limited
 from accounts.validators import is_plain_text
 from games import services
 from games.engine.errors import ErrorCode, OptionsError, TroccasError
@@ -175,15 +175,13 @@ def _login(request: HttpRequest) -> JsonResponse:
         if not isinstance(data[name], str) or not data[name] or len(data[name]) > 4096:
             raise ApiError(ErrorCode.INVALID_FIELD, name)
     username, password = data["username"], data["password"]
-    # The log-in form's limiter (accounts.ratelimit): checked before the password, so a
-    # blocked client learns nothing more, and failures here count against the form too.
-    if ratelimit.is_blocked(request, username):
-        raise ApiError(ErrorCode.RATE_LIMITED)
+    # The site's one backend reserves the attempt on the log-in limiter before it checks the
+    # password (accounts/backends.py): the same counters as the log-in page and the admin.
     user = authenticate(request, username=username, password=password)
     if user is None:
-        ratelimit.record_failure(request, username)
+        if was_rate_limited(request):
+            raise ApiError(ErrorCode.RATE_LIMITED)
         raise ApiError(ErrorCode.INVALID_CREDENTIALS)
-    ratelimit.reset(request, username)
     login(request, user)
     return _json({"user": {"id": user.pk, "username": user.get_username(),
                            "display_name": user.display_name}})
