@@ -1,10 +1,12 @@
-from django.urls import path
+from django.urls import path, register_converter
 
 from games.history import views as views_history
 from games.views import pages as views
 from games.views import rules as rules_views
+from games.views.converters import RowIdConverter
 
 app_name = "games"
+register_converter(RowIdConverter, "id")
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -15,9 +17,9 @@ urlpatterns = [
     path("rooms/new/", views.create_room, name="create_room"),
     path("rooms/<str:code>/", views.room, name="room"),
     path("matches/", views_history.match_list, name="matches"),
-    path("matches/<int:pk>/", views_history.match_detail, name="match"),
-    path("matches/<int:pk>/replay.json", views_history.match_replay, name="match_replay"),
-    path("matches/<int:pk>/transcript.json", views_history.match_transcript,
+    path("matches/<id:pk>/", views_history.match_detail, name="match"),
+    path("matches/<id:pk>/replay.json", views_history.match_replay, name="match_replay"),
+    path("matches/<id:pk>/transcript.json", views_history.match_transcript,
          name="match_transcript"),
     path("standings/", views_history.standings, name="standings"),
 ]
