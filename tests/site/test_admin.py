@@ -158,3 +158,20 @@ def test_faq_entry_saved_through_the_admin(admin_client: Client):
     assert response.status_code == 302
     entry = FAQEntry.objects.get()
     assert entry.question_rm == "Custa quai?"
+
+
+def test_the_deal_admin_lets_staff_edit_engine_state(admin_client: Client, table):
+    """Issue #13: a running deal's state, deck, version, phase and deadline were editable in
+    the admin. Every game row is read-only there now; staff act through the actions."""
+    rnd = table.round
+    before = (rnd.engine_state, rnd.deck, rnd.version, rnd.phase, rnd.deadline)
+    page = admin_client.get(admin_url(type(rnd), "change", rnd.pk))
+    assert page.status_code == 200
+    assert 'name="engine_state"' not in page.content.decode()
+    assert 'name="version"' not in page.content.decode()
+    response = admin_client.post(admin_url(type(rnd), "change", rnd.pk),
+                                 {"engine_state": "{}", "version": 99, "phase": "PLAY",
+                                  "deck": "[]", "deadline_0": "", "deadline_1": ""})
+    assert response.status_code == 403
+    rnd.refresh_from_db()
+    assert (rnd.engine_state, rnd.deck, rnd.version, rnd.phase, rnd.deadline) == before
