@@ -469,7 +469,7 @@ def replay_room(room_id: int) -> tuple[dict[int, Any], list[str]]:
     """The engine state after every version of a room, rebuilt from its action log alone
     (RoundAction + each deal's stored deck), and the problems found: a log entry the engine
     refuses, or a deal whose replayed final state differs from the stored one."""
-    from games.engine import apply, to_json
+    from games.engine import PublicRefusal, apply, to_json
     from games.engine.options import Options
     from games.models import Match, Room, Round, RoundAction
     from games.services.snapshot import lobby_state
@@ -495,15 +495,28 @@ def replay_room(room_id: int) -> tuple[dict[int, Any], list[str]]:
             action: dict[str, Any] = {"type": kind, "deck": rnd.deck}
         elif kind == "regame":
             action = {"type": kind, "seat": a.actor_seat, "deck": rnd.deck}
+        elif kind == "buob_refused":
+            # A public refusal (RULES §8): the refused action is in the payload; the engine
+            # must refuse it with the logged code, and the table goes on from the refusal.
+            action = {**a.payload["action"], "seat": a.actor_seat}
         elif a.actor_seat is None:
             action = {"type": kind}
         else:
             action = {"type": kind, "seat": a.actor_seat, **a.payload}
         try:
             state, _ = apply(state, action)
+        except PublicRefusal as exc:
+            if kind != "buob_refused" or exc.code != a.payload["code"]:
+                problems.append(f"room {room.code} v{a.version} {kind}: replay refused ({exc})")
+                break
+            state = exc.state
         except Exception as exc:  # noqa: BLE001 - reported, not raised
             problems.append(f"room {room.code} v{a.version} {kind}: replay refused ({exc})")
             break
+        else:
+            if kind == "buob_refused":
+                problems.append(f"room {room.code} v{a.version}: a logged refusal was accepted")
+                break
         states[a.version] = state
         last_of_round[rnd.pk] = state
     for rid, replayed in last_of_round.items():

@@ -11,7 +11,14 @@ from .codec import from_json, to_json
 from .errors import RULE_CODES, OptionsError, RuleError
 from .events import event_to_json, events_for
 from .options import Options
-from .rules import ACTION_TYPES, SYSTEM_ACTIONS, apply, legal_actions, legal_cards
+from .rules import (
+    ACTION_TYPES,
+    SYSTEM_ACTIONS,
+    PublicRefusal,
+    apply,
+    legal_actions,
+    legal_cards,
+)
 from .state import (
     DEALING,
     LOBBY,
@@ -35,7 +42,7 @@ from .views import view
 __all__ = [
     "ACTION_TYPES", "CARD_IDS", "DEALING", "LOBBY", "MATCH_OVER", "PHASES", "PLAY", "REVEAL",
     "ROUND_OVER", "RULE_CODES", "SCART", "SYSTEM_ACTIONS", "TEAMS", "BuobMode", "MatchState",
-    "Options", "OptionsError", "Phase", "RuleError", "Team", "TranscriptError", "apply",
-    "event_to_json", "events_for", "from_json", "legal_actions", "legal_cards",
+    "Options", "OptionsError", "Phase", "PublicRefusal", "RuleError", "Team", "TranscriptError",
+    "apply", "event_to_json", "events_for", "from_json", "legal_actions", "legal_cards",
     "new_match_state", "replay", "team_of", "to_json", "view",
 ]

@@ -35,10 +35,13 @@ def evaluate_call(deal: Deal, trick: Trick | None, hands: tuple[int, ...],
     eligible = [(s, c) for s, c in kings if KING_SUIT[c] not in deal.led_suits]
     if not eligible:
         raise RuleError("BUOB_KING_SUIT_ALREADY_LED")
-    # Candidates: eligible kings whose jack is in a hand other than the king player's.
+    # Candidates: eligible kings whose jack is in a hand other than the king player's; a suit
+    # already refused publicly in this trick is none (RULES §8: it stays refused, alike).
     candidates: list[tuple[int, str, int]] = []  # (king seat, suit, jack holder)
     for king_seat, king in eligible:
         ksuit = KING_SUIT[king]
+        if ksuit in trick.refused:
+            continue
         jack_bit = 1 << JACKS[ksuit]
         for holder in range(4):
             if hands[holder] & jack_bit:
@@ -72,13 +75,33 @@ def evaluate_call(deal: Deal, trick: Trick | None, hands: tuple[int, ...],
     return Buob(caller=caller, suit=ksuit, target=target, mode=mode, king_seat=king_seat)
 
 
+def refused_suits(deal: Deal, trick: Trick, caller: int, suit: str | None,
+                  options: Options) -> str:
+    """The open trick's refused suits after `caller`'s call naming `suit` (None: no suit) was
+    refused with BUOB_SUIT_NOT_CANDIDATE or BUOB_NO_TARGET (RULES §8), on `trick` as the call
+    saw it.
+
+    Judged from public facts alone, so that what every view leaves out depends on the public
+    refusal and the table, never on where the jack lies: the suits of the eligible kings on the
+    table that this call considered (with a named suit, that suit only, if it is one of them).
+    A suit whose king is not on the table, or not considered, or already led, was refused for
+    a public reason and is not recorded. The earlier refusals of the trick are kept.
+    """
+    kings = _kings_considered(trick, caller, options)  # codes 3 and 4 came before 6 and 7
+    shown = {KING_SUIT[c] for _, c in kings if KING_SUIT[c] not in deal.led_suits}
+    if suit is not None:
+        shown &= {suit}
+    return "".join(s for s in SUITS if s in shown or s in trick.refused)
+
+
 def callable_suits(deal: Deal, seat: int, options: Options) -> list[str]:
     """Suits this seat could name in a call now, judged only from what the seat can see.
 
     The engine's own check looks at every hand; this one must not, or a view would betray
     where a jack lies (in another hand or in the scart). A jack counts as possibly held by
     someone unless the seat sees that it is out of play: already played, in the seat's own
-    scart, or in the seat's own hand while the seat played that king.
+    scart, or in the seat's own hand while the seat played that king. A suit refused publicly
+    in this trick (RULES §8; `Trick.refused`) is offered to nobody for the rest of it.
     """
     trick = deal.current
     if trick is None or not trick.cards or trick.buob is not None:
@@ -99,7 +122,7 @@ def callable_suits(deal: Deal, seat: int, options: Options) -> list[str]:
     out: list[str] = []
     for king_seat, king in kings:
         ksuit = KING_SUIT[king]
-        if ksuit in deal.led_suits or ksuit in out:
+        if ksuit in deal.led_suits or ksuit in out or ksuit in trick.refused:
             continue
         jack_bit = 1 << JACKS[ksuit]
         if played & jack_bit or own_scart & jack_bit:

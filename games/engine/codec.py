@@ -13,6 +13,8 @@ cards by their ids. Two families:
 
 A BUOB call shows `caller`, `suit`, `target`, `mode` and, once its trick is complete,
 `returned_card` (the card the exchange sent back to a hand, or null); `king_seat` is stored only.
+The open trick's publicly refused BUOB suits (`refused`, RULES §8) are stored only, and only when
+there are some: no shown form carries them (a view leaves those suits out of `buob.suits`).
 """
 
 from __future__ import annotations
@@ -93,13 +95,16 @@ def trick_to_json(t: Trick | None) -> JSON | None:
     """Stored form."""
     if t is None:
         return None
-    return {"number": t.number, "leader": t.leader, "cards": played_cards(t.cards), "led": t.led,
-            "buob": buob_to_json(t.buob), "winner": t.winner}
+    out: JSON = {"number": t.number, "leader": t.leader, "cards": played_cards(t.cards),
+                 "led": t.led, "buob": buob_to_json(t.buob), "winner": t.winner}
+    if t.refused:
+        out["refused"] = t.refused  # only while refused BUOB suits are recorded (RULES §8)
+    return out
 
 
 def _trick_from_json(d: JSON) -> Trick:
     return Trick(d["number"], d["leader"], tuple((s, INDEX[c]) for s, c in d["cards"]),
-                 d["led"], buob_from_json(d["buob"]), d["winner"])
+                 d["led"], buob_from_json(d["buob"]), d["winner"], d.get("refused", ""))
 
 
 def trick_from_json(d: JSON | None) -> Trick | None:

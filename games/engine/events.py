@@ -144,6 +144,24 @@ class BuobCalled:
 
 @_slot_init
 @dataclass(frozen=True, slots=True)
+class BuobRefused:
+    """A BUOB call refused because of where a jack lies (RULES §8): public, to every seat and
+    the spectators alike. It names the caller, the suit as named (None: no suit) and the code,
+    never a card."""
+
+    kind: ClassVar[str] = "buob_refused"
+    caller: int
+    suit: str | None
+    code: str
+    trick: int
+
+    def for_seat(self, seat: int | None) -> dict[str, Any]:
+        return {"type": self.kind, "caller": self.caller, "suit": self.suit, "code": self.code,
+                "trick": self.trick}
+
+
+@_slot_init
+@dataclass(frozen=True, slots=True)
 class BuobResolved:
     kind: ClassVar[str] = "buob_resolved"
     target: int
@@ -245,8 +263,8 @@ class MatchReset:
 
 
 Event = (RoundStarted | PassDealt | RevealShown | RevealEnded | ScartDiscarded | CardPlayed
-         | BuobCalled | BuobResolved | TrickWon | NarrDebtCreated | NarrDebtSettled | DealScored
-         | MatchOver | MatchReset)
+         | BuobCalled | BuobRefused | BuobResolved | TrickWon | NarrDebtCreated | NarrDebtSettled
+         | DealScored | MatchOver | MatchReset)
 
 
 def events_for(events: list[Event] | tuple[Event, ...], seat: int | None) -> list[dict[str, Any]]:

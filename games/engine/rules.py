@@ -3,7 +3,9 @@
 Actions are plain mappings shaped like the transcript's (TRANSCRIPT.md): {"type": "play_card",
 "seat": 2, "card": "SK", "call_buob": true}. Check order for every action: phase (WRONG_PHASE or
 MATCH_OVER) → role (NOT_DEALER, NOT_YOUR_TURN) → the action's own checks. A rejection raises
-RuleError and, states being immutable, changes nothing.
+RuleError and, states being immutable, changes nothing. One kind of rejection is also a public
+fact of the table (RULES §8: a BUOB call refused because of where a jack lies): it raises the
+subclass PublicRefusal, which carries the table after the refusal and its event.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from . import events as ev
-from .buob import callable_suits, evaluate_call
+from .buob import callable_suits, evaluate_call, refused_suits
 from .cards import (
     HONOURS_MASK,
     INDEX,
@@ -25,11 +27,12 @@ from .cards import (
     STRENGTH_OF,
     SUIT_MASK,
     SUIT_OF,
+    SUITS,
     TRUMP_MASK,
     cards_of,
     counted_points,
 )
-from .errors import RuleError
+from .errors import ErrorCode, RuleError
 from .state import (
     DEALING,
     LOBBY,
@@ -39,6 +42,7 @@ from .state import (
     ROUND_OVER,
     SCART,
     TRICKS_PER_DEAL,
+    Buob,
     BuobMode,
     Deal,
     MatchState,
@@ -50,11 +54,31 @@ from .state import (
     tricks_won,
 )
 
+
+class PublicRefusal(RuleError):
+    """A rejected action whose refusal is itself public (RULES.md §8: a BUOB call refused with
+    BUOB_SUIT_NOT_CANDIDATE or BUOB_NO_TARGET, which depends on where a jack lies).
+
+    Still a RuleError: the action is rejected with its code and the state passed to `apply` is
+    untouched. The refusal is a fact of the table, though: `state` is the table after it (the
+    refused suits recorded for the rest of the trick) and `events` its public `buob_refused`
+    event. Whoever keeps the table (the services, a transcript replay) continues from `state`.
+    """
+
+    def __init__(self, code: ErrorCode | str, state: MatchState,
+                 events: tuple[ev.Event, ...]) -> None:
+        super().__init__(code)
+        self.state = state
+        self.events = events
+
+
 ACTION_TYPES = (
     "start_round", "deal_next_pass", "end_reveal", "discard_scart", "play_card", "call_buob",
     "turn_timeout", "regame", "end_match", "new_match",
 )
 SYSTEM_ACTIONS = frozenset({"end_reveal", "turn_timeout"})
+# The BUOB refusals that depend on where a jack lies: public (RULES §8, §13).
+PUBLIC_REFUSALS = frozenset({ErrorCode.BUOB_SUIT_NOT_CANDIDATE, ErrorCode.BUOB_NO_TARGET})
 
 Result = tuple[MatchState, list[ev.Event]]
 
@@ -253,10 +277,10 @@ def _play(state: MatchState, seat: int, card: int, call: bool, call_suit: object
     # The hot path of every deal: build the new tuples directly, not through _replace nor
     # through the NamedTuples' own __new__ (a Python frame each).
     trick = _tuple_new(Trick, (trick.number, trick.leader, trick.cards + ((seat, card),), led,
-                               trick.buob, None))
+                               trick.buob, None, trick.refused))
     events: list[ev.Event] = [ev.CardPlayed(seat, card, trick.number, auto)]
     if call:
-        buob = evaluate_call(deal, trick, hands, seat, call_suit, state.options)
+        buob = _evaluate(state, trick, hands, seat, call_suit)
         trick = trick._replace(buob=buob)
         events.append(ev.BuobCalled(buob.caller, buob.suit, buob.target, buob.mode,
                                     trick.number))
@@ -315,11 +339,42 @@ def _call_buob(state: MatchState, action: Mapping[str, Any]) -> Result:
     assert deal is not None
     seat = _seat(action)
     current = deal.current
-    buob = evaluate_call(deal, current, deal.hands, seat, action.get("suit"), state.options)
-    assert current is not None  # evaluate_call rejected a missing trick
+    if current is None:
+        raise RuleError("BUOB_TRICK_NOT_OPEN")
+    buob = _evaluate(state, current, deal.hands, seat, action.get("suit"))
     trick = current._replace(buob=buob)
     new = state._replace(deal=deal._replace(current=trick))
     return new, [ev.BuobCalled(buob.caller, buob.suit, buob.target, buob.mode, trick.number)]
+
+
+def _evaluate(state: MatchState, trick: Trick, hands: tuple[int, ...], caller: int,
+              suit: object) -> Buob:
+    """The call `caller` makes on `trick` (as the call sees it: for an attached call, with the
+    card placed), or its refusal. A refusal that depends on where a jack lies is public
+    (RULES §8): raised as PublicRefusal, carrying the table with the refused suits recorded in
+    the open trick and the `buob_refused` event. A named suit outside C R S B is never a
+    candidate whatever the cards: that refusal stays private, like codes 1-5."""
+    deal = state.deal
+    assert deal is not None
+    try:
+        return evaluate_call(deal, trick, hands, caller, suit, state.options)
+    except RuleError as exc:
+        if exc.code not in PUBLIC_REFUSALS:
+            raise
+        if suit is None:
+            named = None
+        elif isinstance(suit, str) and suit in SUITS:
+            named = suit
+        else:
+            raise
+        current = deal.current
+        assert current is not None  # a refusal with code 6 or 7 saw an open trick
+        refused = refused_suits(deal, trick, caller, named, state.options)
+        after = state
+        if refused != current.refused:
+            after = _with_deal(state, deal._replace(current=current._replace(refused=refused)))
+        raise PublicRefusal(exc.code, after, (
+            ev.BuobRefused(caller, named, exc.code.value, current.number),)) from None
 
 
 def _complete_trick(state: MatchState, deal: Deal, events: list[ev.Event]) -> Result:
@@ -504,6 +559,8 @@ def apply(state: MatchState, action: Mapping[str, Any]) -> Result:
     """Apply one action; return the new state and the typed events it produced.
 
     Raises RuleError (code from RULES.md §12) if the action is rejected; `state` is unchanged.
+    A PublicRefusal (a RuleError) also carries the table after a public refusal (RULES §8):
+    whoever keeps the table continues from its `state` and announces its `events`.
     """
     handler = _HANDLERS.get(action.get("type"))
     if handler is None:

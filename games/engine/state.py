@@ -88,6 +88,11 @@ class Trick(NamedTuple):
     led: str | None  # the led suit L, set by the first non-Narr card
     buob: Buob | None = None
     winner: int | None = None
+    # Suits whose BUOB call was refused in this trick for a reason that depends on where a jack
+    # lies (RULES §8, codes BUOB_SUIT_NOT_CANDIDATE / BUOB_NO_TARGET): public, so no view offers
+    # them again and a later call naming one is refused alike. Canonical suit order, e.g. "CS";
+    # only the open trick carries it (a completed trick drops it).
+    refused: str = ""
 
 
 class NarrDebt(NamedTuple):

@@ -8,7 +8,7 @@ from .cards import CARD_IDS
 from .codec import by_team, deal_result
 from .errors import OptionsError, RuleError
 from .options import Options
-from .rules import apply
+from .rules import PublicRefusal, apply
 from .state import LOBBY, Deal, MatchState, new_match_state
 
 TRANSCRIPT_FORMAT = "troccas-transcript/1"
@@ -125,6 +125,10 @@ def replay(doc: Any) -> dict[str, Any]:
             state, _ = apply(state, _engine_action(action))
         except RuleError as exc:
             results.append({"i": i, "ok": False, "error": exc.code})
+            if isinstance(exc, PublicRefusal):
+                # Still rejected; but the table records the refusal (RULES §8), so the replay
+                # goes on from there, as the live table did. The result format shows no more.
+                state = exc.state
             continue
         results.append({"i": i, "ok": True})
         if state.phase == LOBBY:

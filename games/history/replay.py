@@ -1,10 +1,12 @@
 """A match's history rebuilt from its action log (issue #7): the transcript, the replay frames,
 the deal-by-deal summary and the score chart.
 
-The log (RoundAction) holds every accepted engine action of a match with the seat that sent it;
-each deal's deck is on its Round row. Replaying them through the engine from
-`new_match_state(match options, first dealer = deal 1's dealer)` rebuilds every state exactly
-(ARCHITECTURE.md §1: the server only calls the engine). Nothing here writes to the database.
+The log (RoundAction) holds every accepted engine action of a match with the seat that sent it,
+and every public refusal (RULES.md §8: a BUOB call refused because of where a jack lies, kind
+`buob_refused`, the refused action in its payload); each deal's deck is on its Round row.
+Replaying them through the engine from `new_match_state(match options, first dealer = deal 1's
+dealer)` rebuilds every state exactly (ARCHITECTURE.md §1: the server only calls the engine).
+Nothing here writes to the database.
 
 Visibility (RULES.md §13): hidden cards are shown only for finished matches. A running or
 abandoned match has no replay and no transcript here; its summary and chart carry no card.
@@ -21,9 +23,10 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from games.engine import MatchState, apply, new_match_state, team_of
+from games.engine import MatchState, PublicRefusal, apply, new_match_state, team_of
 from games.engine.cards import ids_of
 from games.engine.codec import card_ids, debt_frame, trick_frame
+from games.engine.events import BuobRefused
 from games.engine.options import Options
 from games.engine.state import tricks_won
 from games.engine.transcript import TRANSCRIPT_FORMAT
@@ -36,9 +39,14 @@ _FIELDS = {
     "play_card": ("card", "call_buob", "buob_suit"),
     "call_buob": ("suit",),
 }
+# A public refusal's log row (games/services/table.py REFUSAL_KIND): its payload holds the
+# refused engine action ({"action": {"type": "call_buob", ...}, "code": ...}). A transcript
+# carries that action, which a replay refuses with the same code (TRANSCRIPT.md: rejected
+# actions are part of the result), recording the refusal as the live table did.
+REFUSAL_KIND = BuobRefused.kind
 ENGINE_KINDS = frozenset({
     "start_round", "deal_next_pass", "end_reveal", "discard_scart", "play_card", "call_buob",
-    "turn_timeout", "regame", "end_match",
+    "turn_timeout", "regame", "end_match", REFUSAL_KIND,
 })
 
 
@@ -60,6 +68,13 @@ class LoggedAction:
     row: RoundAction
     action: dict[str, Any]  # the engine action, transcript-shaped (seat and deck included)
 
+    @property
+    def refused(self) -> str | None:
+        """The code of a public refusal (the action was refused, the refusal recorded)."""
+        if self.row.kind != REFUSAL_KIND:
+            return None
+        return str((self.row.payload or {}).get("code"))
+
 
 def logged_actions(match: Match, rounds: Iterable[Round] | None = None) -> list[LoggedAction]:
     """The match's engine actions in the order they were applied (two queries)."""
@@ -75,12 +90,16 @@ def logged_actions(match: Match, rounds: Iterable[Round] | None = None) -> list[
 
 def engine_action(row: RoundAction, decks: dict[int, list[str]]) -> dict[str, Any]:
     kind = row.kind
+    payload = row.payload or {}
+    if kind == REFUSAL_KIND:
+        # The refused action itself (call_buob, or play_card with an attached call).
+        payload = payload.get("action") or {}
+        kind = payload.get("type", "")
     action: dict[str, Any] = {"type": kind}
     if kind in _SEATED and row.actor_seat is not None:
         action["seat"] = row.actor_seat
     if kind in ("start_round", "regame"):
         action["deck"] = list(decks[row.round_id])  # type: ignore[index]
-    payload = row.payload or {}
     for name in _FIELDS.get(kind, ()):
         if name in payload:
             action[name] = payload[name]
@@ -113,16 +132,30 @@ def transcript(match: Match) -> dict[str, Any]:
 
 
 def replay_states(match: Match) -> list[tuple[LoggedAction, MatchState]]:
-    """Every action of the log with the state after it; the log holds only accepted actions,
-    so a rejection here means the log and the engine disagree (raised, never hidden)."""
+    """Every action of the log with the state after it; the log holds accepted actions and
+    public refusals, so any other rejection, or a public refusal that the engine accepts or
+    refuses otherwise, means the log and the engine disagree (raised, never hidden)."""
     rounds = list(Round.objects.filter(match=match).only("pk", "deck", "dealer", "number")
                   .order_by("number"))
     state = new_match_state(Options.from_json(match.options), first_dealer(match, rounds))
     out = []
     for la in logged_actions(match, rounds):
-        state, _events = apply(state, la.action)
+        if la.refused is None:
+            state, _events = apply(state, la.action)
+        else:
+            state = _refusal_replayed(state, la)
         out.append((la, state))
     return out
+
+
+def _refusal_replayed(state: MatchState, la: LoggedAction) -> MatchState:
+    try:
+        apply(state, la.action)
+    except PublicRefusal as refusal:
+        if refusal.code != la.refused:
+            raise
+        return refusal.state
+    raise ValueError(f"logged refusal {la.row.pk} was accepted on replay")
 
 
 # --- replay frames (finished matches only) ---------------------------------------------------
@@ -162,7 +195,8 @@ def replay_data(match: Match) -> dict[str, Any]:
     return {
         "match": match.pk,
         "players": players,
-        "frames": [frame(la, st) for la, st in replay_states(match)],
+        # A public refusal changes nothing a frame shows: no step of its own.
+        "frames": [frame(la, st) for la, st in replay_states(match) if la.refused is None],
     }
 
 

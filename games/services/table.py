@@ -24,11 +24,13 @@ from games.engine import (
     REVEAL,
     SCART,
     MatchState,
+    PublicRefusal,
     apply,
     from_json,
     to_json,
 )
 from games.engine.codec import buob_public, trick_row_cards
+from games.engine.events import BuobRefused
 from games.engine.options import Options
 from games.history import standings
 from games.models import Match, MatchStatus, NarrDebt, Room, Round, Trick
@@ -39,6 +41,10 @@ from games.services.sql import SeatRow
 
 # A connection whose process died stops refreshing last_seen; after this it counts as away.
 PRESENCE_TIMEOUT = timedelta(seconds=75)
+
+# The action log's kind for a public refusal (RULES.md §8): the refused engine action is in
+# its payload with the code, `{"action": {"type": "call_buob", "suit": "S"}, "code": ...}`.
+REFUSAL_KIND = BuobRefused.kind
 
 
 @dataclass
@@ -59,6 +65,9 @@ class Table:
     # The room's own columns as loaded: the version compare-and-set writes the others only
     # when a command changed them (most actions change the version alone).
     room_was: tuple[Any, ...] = ()
+    # Set when the engine refused the action publicly (`apply_engine`): the refusal is stored
+    # and announced like an action, and the sender is still answered with this code.
+    refusal: str | None = None
 
 
 # The Room columns a command may change besides the version (see `finish`).
@@ -120,7 +129,7 @@ def seats_of(t: Table) -> list[SeatRow]:
 
 
 def _display_name(user: Any) -> str:
-    return getattr(user, "display_name", "") or user.get_username()
+    return str(user.public_name)
 
 
 def snapshot(t: Table, seats: list[SeatRow] | None = None) -> TableSnapshot:
@@ -220,9 +229,17 @@ _ROUND_PLAY_FIELDS = ["engine_state", "version", "actions_logged", "phase", "is_
 
 def apply_engine(t: Table, action: dict[str, Any], user: Any, seat: int | None,
                  key: str | None) -> None:
-    """Apply one engine action and persist everything it changed (raises RuleError)."""
+    """Apply one engine action and persist everything it changed (raises RuleError).
+
+    A public refusal (PublicRefusal, RULES.md §8) is not raised: it is stored and logged like
+    an accepted action, announced after commit to every audience, and `t.refusal` holds its
+    code for the sender's answer."""
     assert t.state is not None and t.match is not None
-    new_state, events = apply(t.state, action)
+    try:
+        new_state, events = apply(t.state, action)
+    except PublicRefusal as refusal:
+        _record_refusal(t, action, refusal, user, seat, key)
+        return
     version = bump(t)
     kind = action["type"]
     deal = new_state.deal
@@ -273,6 +290,28 @@ def apply_engine(t: Table, action: dict[str, Any], user: Any, seat: int | None,
         standings.record_match(match)
     t.state = new_state
     t.events.extend(events)
+
+
+def _record_refusal(t: Table, action: dict[str, Any], refusal: PublicRefusal, user: Any,
+                    seat: int | None, key: str | None) -> None:
+    """Store a public refusal: the deal's new state (the refused suits of the open trick), a log
+    row under the command's own action_id (a resend gets the same refusal, see the writer) and
+    its `buob_refused` event for the broadcast. The deal's timer is left as it was: a refused
+    call gives nobody more time (refused calls would otherwise hold a turn timer off for
+    good); `finish` re-arms its wake-up at the new version."""
+    rnd = t.round
+    assert rnd is not None
+    version = bump(t)
+    rnd.engine_state = to_json(refusal.state)
+    rnd.version = version
+    rnd.actions_logged += 1
+    sql.update_row(rnd, ["engine_state", "version", "actions_logged"])
+    refused = {k: v for k, v in action.items() if k != "seat"}
+    log_action(t, rnd, user, seat, REFUSAL_KIND, {"action": refused, "code": refusal.code.value},
+               key, version)
+    t.state = refusal.state
+    t.events.extend(refusal.events)
+    t.refusal = refusal.code.value
 
 
 def _persist_tricks_and_debts(rnd: Round, state: MatchState, events: list[Any],

@@ -27,6 +27,7 @@ from games.services.lobby import lobby_command
 from games.services.snapshot import TableSnapshot, lobby_state
 from games.services.sql import SeatRow
 from games.services.table import (
+    REFUSAL_KIND,
     Table,
     apply_engine,
     bump,
@@ -129,27 +130,41 @@ def _submit(code: str, user: Any, cmd: Command, fired: tuple[int, int] | None = 
             else:
                 lobby_command(t, user, cmd.type, cmd.fields, key)
             finish(t)
+            if t.refusal is not None:
+                # Refused, and the refusal is public (RULES §8): stored and announced to every
+                # audience like an action, and still an error for the sender.
+                return Outcome(False, t.room.version, t.refusal)
             return Outcome(True, t.room.version)
     except (ServiceError, RuleError) as exc:
         # The transaction rolled back: nothing changed.
         logged_key = key_of(_room_id(code), user, cmd) if cmd.action_id else None
-        if logged_key and _logged(logged_key):
-            return Outcome(True, _current_version(code), duplicate=True)
+        before = _logged(code, logged_key) if logged_key else None
+        if before is not None:
+            return before
         return Outcome(False, _current_version(code), exc.code)
     except IntegrityError:
         # The unique log key: this action_id was applied before (or by a concurrent copy),
         # so this one is acknowledged, not repeated. Any other broken constraint is a bug and
         # is not dressed up as a duplicate.
         key = key_of(_room_id(code), user, cmd)
-        if key is None or not _logged(key):
+        before = _logged(code, key) if key is not None else None
+        if before is None:
             raise
-        log.info("room %s: action %s was applied before; acknowledged as a duplicate",
+        log.info("room %s: action %s was applied before; answered as a duplicate",
                  code, cmd.action_id)
-        return Outcome(True, _current_version(code), duplicate=True)
+        return before
 
 
-def _logged(key: str) -> bool:
-    return RoundAction.objects.filter(action_id=key).exists()
+def _logged(code: str, key: str) -> Outcome | None:
+    """The answer already given to a logged action_id (None: not logged): a duplicate ack, or
+    for a publicly refused command (logged too, RULES §8) the same refusal once more."""
+    row = RoundAction.objects.filter(action_id=key).values_list("kind", "payload").first()
+    if row is None:
+        return None
+    kind, payload = row
+    if kind == REFUSAL_KIND:
+        return Outcome(False, _current_version(code), payload["code"], duplicate=True)
+    return Outcome(True, _current_version(code), duplicate=True)
 
 
 def _current_version(code: str) -> int:

@@ -39,10 +39,13 @@ MESSAGES: dict[str, Promise] = {
                                          "call BUOB."),
     ErrorCode.BUOB_KING_SUIT_ALREADY_LED: _("That king's suit was already led in an earlier "
                                             "trick: BUOB is no longer allowed for it."),
-    ErrorCode.BUOB_SUIT_NOT_CANDIDATE: _("No BUOB is possible on that suit: choose a king on "
-                                         "the table whose jack is still in a player's hand."),
-    ErrorCode.BUOB_NO_TARGET: _("No player holds the jack of a king on the table, so there is "
-                                "nothing to call."),
+    # These two refusals are public (RULES §8): the sentence says what happened, never where
+    # the jack lies (the Scart, or the hand of the king's own player).
+    ErrorCode.BUOB_SUIT_NOT_CANDIDATE: _("No BUOB is possible on that suit: nobody but the "
+                                         "king's player can still play its jack. Choose another "
+                                         "king on the table."),
+    ErrorCode.BUOB_NO_TARGET: _("No BUOB is possible: for the kings on the table, nobody but "
+                                "the king's player can still play the jack."),
     ErrorCode.INVALID_ACTION: _("That action is not valid."),
     # Web layer (RULES.md §3, §12)
     ErrorCode.NOT_ROOM_OWNER: _("Only the room owner can do that."),
@@ -73,6 +76,8 @@ MESSAGES: dict[str, Promise] = {
     ErrorCode.INVALID_FIELD: _("A field of the message has a wrong value."),
     ErrorCode.SYSTEM_ACTION: _("Only the server can do that."),
     ErrorCode.RATE_LIMITED: _("Too many messages: slow down a little."),
+    ErrorCode.TOO_MANY_SOCKETS: _("This table is open in too many windows: close one of them "
+                                  "and reload this page."),
     # HTTP API (docs/protocol.md "HTTP API")
     ErrorCode.INVALID_CREDENTIALS: _("Wrong username or password. Both are case-sensitive; "
                                      "please try again."),

@@ -107,6 +107,11 @@ def ui_strings() -> dict[str, str]:
         "buob_choose": _("Which king's jack do you call?"),
         "buob_with_card": _("Call BUOB with this card"),
         "buob_called": _("%(caller)s called BUOB on %(suit)s: %(target)s (%(mode)s)."),
+        # A refused call is public (RULES §8): what happened, never where the jack lies.
+        "buob_refused_suit": _("%(caller)s called BUOB on %(suit)s: refused, nobody but the "
+                               "king's player can still play that jack."),
+        "buob_refused": _("%(caller)s called BUOB: refused, for the kings on the table nobody "
+                          "but the king's player can still play the jack."),
         "mode_FORCED": _("forced jack play"),
         "mode_DEFERRED": _("deferred exchange"),
         "mode_SELF": _("self-BUOB"),

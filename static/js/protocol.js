@@ -176,6 +176,10 @@
  */
 /** @typedef {{ type: "card_played", seat: number, card: CardId, trick: number, auto: boolean }} CardPlayedEvent */
 /** @typedef {{ type: "buob_called", caller: number, suit: Suit, target: number, mode: BuobMode, trick: number }} BuobCalledEvent */
+/**
+ * A BUOB call refused because of where a jack lies: public (RULES §8). `suit` as named, or null.
+ * @typedef {{ type: "buob_refused", caller: number, suit: Suit | null, code: string, trick: number }} BuobRefusedEvent
+ */
 /** @typedef {{ type: "buob_resolved", target: number, returned_card: CardId | null, jack: CardId, trick: number }} BuobResolvedEvent */
 /** @typedef {{ type: "trick_won", trick: number, winner: number, team: TeamId, cards: PlayedCard[] }} TrickWonEvent */
 /** @typedef {{ type: "narr_debt_created", trick: number, debtor: TeamId, creditor: TeamId }} NarrDebtCreatedEvent */
@@ -192,9 +196,9 @@
 
 /**
  * @typedef {RoundStartedEvent | PassDealtEvent | RevealShownEvent | RevealEndedEvent
- *   | ScartDiscardedEvent | CardPlayedEvent | BuobCalledEvent | BuobResolvedEvent | TrickWonEvent
- *   | NarrDebtCreatedEvent | NarrDebtSettledEvent | DealScoredEvent | MatchOverEvent
- *   | MatchResetEvent} GameEvent
+ *   | ScartDiscardedEvent | CardPlayedEvent | BuobCalledEvent | BuobRefusedEvent
+ *   | BuobResolvedEvent | TrickWonEvent | NarrDebtCreatedEvent | NarrDebtSettledEvent
+ *   | DealScoredEvent | MatchOverEvent | MatchResetEvent} GameEvent
  */
 
 // --- server messages (protocol §5) ----------------------------------------------------------

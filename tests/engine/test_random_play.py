@@ -4,6 +4,10 @@ Thousands of complete deals with random room options and frequent BUOB calls. Af
 78 cards conserved; equal hand sizes after each trick; exact JSON round trip; each seat's view
 (and the spectators') unchanged when the cards that viewer may not see are shuffled around; at
 each deal end A + B = 72 with piles of 4k and 4m+2 cards.
+
+A BUOB call refused publicly (RULES §8, PublicRefusal) is followed like an accepted action: the
+suits it recorded are public, not hidden cards, so they stay as they are while the hidden cards
+are shuffled — and a view that changed with them would betray where a jack lies (§13).
 """
 
 from __future__ import annotations
@@ -12,9 +16,18 @@ import random
 
 import pytest
 
-from games.engine import RuleError, apply, from_json, new_match_state, to_json, view
+from games.engine import (
+    PublicRefusal,
+    RuleError,
+    apply,
+    from_json,
+    new_match_state,
+    to_json,
+    view,
+)
 from games.engine.cards import ALL_MASK, NUM_CARDS
 from games.engine.playout import random_action, random_options
+from games.engine.rules import PUBLIC_REFUSALS
 from games.engine.state import (
     DEALING,
     MATCH_OVER,
@@ -136,7 +149,8 @@ def check_deal_end(state: MatchState) -> None:
 def run_random_deals(n_deals: int, seed: int) -> dict[str, int]:
     rng = random.Random(seed)
     check_rng = random.Random(seed + 1)
-    stats = {"deals": 0, "actions": 0, "rejected": 0, "buob": 0, "bock_deals": 0}
+    stats = {"deals": 0, "actions": 0, "rejected": 0, "buob": 0, "bock_deals": 0,
+             "public_refusals": 0}
     while stats["deals"] < n_deals:
         # A fresh table every so often, so that many option combinations are played.
         state = new_match_state(random_options(rng), rng.randrange(4))
@@ -146,12 +160,21 @@ def run_random_deals(n_deals: int, seed: int) -> dict[str, int]:
                 before = state
                 try:
                     state, events = apply(state, action)
+                except PublicRefusal as exc:
+                    # RULES §8: refused, and the refusal is public; the table goes on from the
+                    # state that records it (checked below like any other state).
+                    assert state is before and exc.code in PUBLIC_REFUSALS
+                    assert [e.kind for e in exc.events] == ["buob_refused"]
+                    stats["rejected"] += 1
+                    stats["public_refusals"] += 1
+                    state, events = exc.state, list(exc.events)
                 except RuleError as exc:
                     assert exc.code, "every rejection carries a code"
                     stats["rejected"] += 1
                     assert state is before
                     continue
-                stats["actions"] += 1
+                else:
+                    stats["actions"] += 1
                 stats["buob"] += sum(e.kind == "buob_called" for e in events)
                 check_conservation(state)
                 assert from_json(to_json(state)) == state, "exact JSON round trip"
@@ -177,10 +200,12 @@ def test_random_deals_keep_every_invariant() -> None:
     # The run must really exercise BUOB (accepted and rejected) and Bock deals.
     assert stats["buob"] > DEFAULT_DEALS // 2
     assert stats["rejected"] > 0
+    assert stats["public_refusals"] > 0  # and the views stay blind after them (RULES §13)
     assert stats["bock_deals"] > 0
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(900)  # about two minutes on a 2-core machine: past the default 120 s
 def test_ten_thousand_random_deals() -> None:
     stats = run_random_deals(SLOW_DEALS, seed=20261129)
     assert stats["deals"] == SLOW_DEALS

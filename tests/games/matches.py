@@ -84,8 +84,9 @@ def replay_cli(doc: dict[str, Any]) -> dict[str, Any]:
 
 
 def check_transcript(match: Match, cli: bool = True) -> dict[str, Any]:
-    """The match's transcript replays to the stored state: every action accepted, the phase,
-    the totals, and each deal's dealer, Bock flag, points and piles as the database has them."""
+    """The match's transcript replays to the stored state: every action accepted but the
+    logged public refusals (RULES §8), refused with their logged code; the phase, the totals,
+    and each deal's dealer, Bock flag, points and piles as the database has them."""
     doc = history.transcript(match)
     if cli:
         result = replay_cli(doc)
@@ -93,8 +94,9 @@ def check_transcript(match: Match, cli: bool = True) -> dict[str, Any]:
         from games.engine import replay
 
         result = json.loads(json.dumps(replay(doc)))
-    assert all(r["ok"] for r in result["results"]), [r for r in result["results"]
-                                                     if not r["ok"]]
+    refusals = {i: la.refused for i, la in enumerate(history.logged_actions(match))
+                if la.refused is not None}
+    assert {r["i"]: r["error"] for r in result["results"] if not r["ok"]} == refusals
     rounds = list(Round.objects.filter(match=match).order_by("number"))
     assert len(result["deals"]) == len(rounds)
     match.refresh_from_db()

@@ -54,7 +54,7 @@ export function notices({ live, liveAlert, toasts }) {
 }
 
 /**
- * Announce what others did (plays, tricks, BUOB calls, scores, the match's end).
+ * Announce what others did (plays, tricks, BUOB calls and refused ones, scores, the match's end).
  * @param {Table} t
  * @param {GameEvent[]} events
  */
@@ -67,6 +67,11 @@ export function announceEvents(t, events) {
       t.ctx.announce(fmt(S.trick_won_by, { name: t.name(e.winner) }));
     } else if (e.type === "buob_called") {
       t.ctx.announce(t.buobText(e));
+    } else if (e.type === "buob_refused" && e.caller !== t.current.seat) {
+      // Public (RULES §8): everyone learns that nobody could answer; the caller has the error.
+      const who = t.name(e.caller);
+      t.ctx.toast(e.suit ? fmt(S.buob_refused_suit, { caller: who, suit: S[`suit_${e.suit}`] })
+        : fmt(S.buob_refused, { caller: who }), "info");
     } else if (e.type === "deal_scored") {
       t.ctx.announce(t.resultText(e.points));
     } else if (e.type === "match_over") {
