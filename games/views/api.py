@@ -32,6 +32,7 @@ from accounts.validators import is_plain_text
 from games import services
 from games.engine.errors import ErrorCode, OptionsError, TroccasError
 from games.engine.options import Options
+from games.live.protocol import too_deep
 from games.models import MatchStatus, Room
 from games.text.errors import message_for
 
@@ -125,8 +126,12 @@ def _json_body(request: HttpRequest) -> dict[str, Any]:
     if not raw.strip():
         return {}
     try:
+        # The websocket's depth bound: 1,000 levels of "[[[[" made the decoder recurse into a
+        # RecursionError and a 500 page (issue #13).
+        if too_deep(raw.decode("utf-8")):
+            raise ApiError(ErrorCode.MALFORMED_MESSAGE)
         data = json.loads(raw)
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):
         raise ApiError(ErrorCode.MALFORMED_MESSAGE) from None
     if not isinstance(data, dict):
         raise ApiError(ErrorCode.MALFORMED_MESSAGE)

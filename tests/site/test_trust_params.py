@@ -38,3 +38,11 @@ def test_a_huge_match_id_is_a_404(signed_in, path):
                                   "/en/standings/?page=-1"])
 def test_huge_page_and_filter_numbers_in_the_history_pages(signed_in, path):
     assert signed_in.get(path).status_code == 200
+
+
+def test_a_deeply_nested_body_on_post_api_rooms_is_malformed(signed_in):
+    body = "[" * 1000 + "]" * 1000
+    response = signed_in.post("/api/rooms", '{"name": ' + body + "}",
+                              content_type="application/json")
+    assert response.status_code == 400
+    assert response.json()["code"] == "MALFORMED_MESSAGE"
