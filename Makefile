@@ -33,13 +33,14 @@ messages: venv sysdeps-gettext
 	$(BIN)/python manage.py compilemessages --ignore=.venv -v 0
 
 # uvicorn refuses websocket frames above 16 KiB itself; the protocol's own limit (4 KiB)
-# answers anything between with MESSAGE_TOO_LARGE.
+# answers anything between with MESSAGE_TOO_LARGE. DJANGO_PORT: the default trusted origins
+# (the websocket Origin check, CSRF) follow the port.
 run: venv messages
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py demo_data
 	$(BIN)/python manage.py collectstatic --noinput -v 0
-	$(BIN)/uvicorn troccas_site.asgi:application --host $(HOST) --port $(PORT) \
-		--ws-max-size 16384
+	DJANGO_PORT=$(PORT) $(BIN)/uvicorn troccas_site.asgi:application --host $(HOST) \
+		--port $(PORT) --ws-max-size 16384
 
 # The checks that keep the layers apart first (quick, and a broken contract fails the run
 # before twelve minutes of suite), then the whole suite twice: on the embedded default

@@ -6,6 +6,8 @@ so seats, matches and the action log keep pointing at it and history stays intac
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser, UserManager
 from django.contrib.auth.validators import UnicodeUsernameValidator
@@ -68,6 +70,20 @@ class User(AbstractUser):
     def __str__(self) -> str:
         return self.public_name
 
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        # set_password() leaves the new password in `_password` until the row is saved: then
+        # every session signed in with the old one is over, websockets included (they are
+        # told after commit; accounts/sessions.py).
+        password_changed = self._password is not None and not self._state.adding
+        super().save(*args, **kwargs)
+        if password_changed:
+            self._credentials_changed()
+
+    def _credentials_changed(self) -> None:
+        from .sessions import credentials_changed
+
+        transaction.on_commit(lambda: credentials_changed.send(sender=User, user=self))
+
     def anonymise(self) -> None:
         """Delete the account's personal data but keep the row for match history.
 
@@ -89,3 +105,4 @@ class User(AbstractUser):
             self.save()
             self.groups.clear()
             self.user_permissions.clear()
+            self._credentials_changed()

@@ -16,3 +16,12 @@ class GamesConfig(AppConfig):
 
         outbox.register(broadcast)
         wakeups.register_local(timer_loop.embedded.schedule)
+
+        # A sign-in that ends (log-out, new password, deleted account) closes its sockets.
+        from django.contrib.auth.signals import user_logged_out
+
+        from accounts.sessions import credentials_changed
+
+        user_logged_out.connect(broadcast.on_logged_out, dispatch_uid="troccas-sockets-logout")
+        credentials_changed.connect(broadcast.on_credentials_changed,
+                                    dispatch_uid="troccas-sockets-credentials")

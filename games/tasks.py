@@ -17,3 +17,9 @@ def fire_deadline_task(round_id: int, version: int) -> bool:
 def sweep_deadlines_task() -> int:
     """Fire every overdue deadline: heals lost tasks and restarted workers."""
     return services.sweep_deadlines()
+
+
+@shared_task(name="games.purge_connections", ignore_result=True)
+def purge_connections_task() -> int:
+    """Remove the Connection rows of sockets whose process died without cleaning up."""
+    return services.purge_stale_connections()

@@ -35,17 +35,25 @@ django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from channels.security.websocket import WebsocketDenier  # noqa: E402
+from django.urls import re_path  # noqa: E402
 
+from games.live.origin import OriginValidator  # noqa: E402
 from games.live.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        # Origin checked against ALLOWED_HOSTS (cross-site websocket hijacking), then the
-        # session cookie authenticates the socket exactly like a page request.
-        "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+        # The whole Origin (scheme, host, port) must be the site's own or a trusted one
+        # (cross-site websocket hijacking; games/live/origin.py), then the session cookie
+        # authenticates the socket exactly like a page request.
+        "websocket": OriginValidator(
+            AuthMiddlewareStack(URLRouter([
+                *websocket_urlpatterns,
+                # Any other path is refused at the handshake (closed before accepting: HTTP
+                # 403), not left to URLRouter's "No route found" (a 500 and a traceback).
+                re_path(r"", WebsocketDenier.as_asgi()),
+            ]))
         ),
     }
 )

@@ -99,9 +99,13 @@ SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "").strip() or local_secret_key
     BASE_DIR / ".secret_key"
 )
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"])
+# The port the site is served on (`make run PORT=8300` passes it): the default trusted origins
+# follow it. The websocket handshake and the JSON API compare the whole origin, port included
+# (games/live/origin.py, docs/protocol.md §3).
+SITE_PORT = env_int("DJANGO_PORT", 8000)
 CSRF_TRUSTED_ORIGINS = env_list(
     "DJANGO_CSRF_TRUSTED_ORIGINS",
-    ["http://127.0.0.1:8000", "http://localhost:8000"],
+    [f"http://127.0.0.1:{SITE_PORT}", f"http://localhost:{SITE_PORT}"],
 )
 
 INSTALLED_APPS = [
@@ -279,6 +283,9 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 6 * 60 * 60}
 # The deadline sweep (ARCHITECTURE.md convention 8): heals lost timer tasks and killed
 # workers. Celery beat runs only in the distributed mode; the embedded loop sweeps otherwise.
 CELERY_BEAT_SCHEDULE: dict[str, dict] = {}
+# Connection rows left by a process that died without cleaning up are purged this often (by
+# the embedded sweep loop, or Celery beat): they only count against the per-user socket cap.
+TROCCAS_CONNECTION_PURGE_SECONDS = 60
 if TROCCAS_MODE == "distributed":
     CELERY_BEAT_SCHEDULE["sweep-deadlines"] = {
         "task": "games.sweep_deadlines",
@@ -286,6 +293,11 @@ if TROCCAS_MODE == "distributed":
         # While no worker runs, sweeps pile up in the queue; a minute-old one is dropped
         # unrun (a newer one does its work). Generous, so a busy queue never expires them all.
         "options": {"expires": 60},
+    }
+    CELERY_BEAT_SCHEDULE["purge-connections"] = {
+        "task": "games.purge_connections",
+        "schedule": float(TROCCAS_CONNECTION_PURGE_SECONDS),
+        "options": {"expires": TROCCAS_CONNECTION_PURGE_SECONDS},
     }
 
 # --- Authentication -------------------------------------------------------------------------

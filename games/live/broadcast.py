@@ -26,6 +26,11 @@ def group_name(code: str, seat: int | None) -> str:
     return f"table.{code}.public" if seat is None else f"table.{code}.seat.{seat}"
 
 
+def user_group_name(user_id: int) -> str:
+    """The group of every socket of one account, in any process: told when its sign-in ends."""
+    return f"user.{user_id}"
+
+
 def encode(message: dict[str, Any]) -> str:
     return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
 
@@ -41,8 +46,17 @@ def build_message(snap: TableSnapshot, seat: int | None, seat_map: dict[str, int
     if event is not None:
         frames.append(encode(event))
     frames.append(encode(snap.state_message(seat)))
-    return {"type": "table.update", "seat": seat, "seat_map": seat_map,
-            "version": snap.version, "frames": frames}
+    message = {"type": "table.update", "seat": seat, "seat_map": seat_map,
+               "version": snap.version, "frames": frames}
+    if seat is None:
+        # The spectators' audience also learns whether it may stay (set_options mid-match).
+        message["spectators_refused"] = spectators_refused(snap)
+    return message
+
+
+def spectators_refused(snap: TableSnapshot) -> bool:
+    """Whether a user without a seat may not watch now: the rule of services.may_watch."""
+    return not snap.room["allow_spectators"] and snap.match is not None
 
 
 async def _fan_out(code: str, build: Callable[[int | None], dict[str, Any]]) -> None:
@@ -84,3 +98,32 @@ def publish_presence(code: str, connected: list[int]) -> None:
         async_to_sync(_fan_out)(code, lambda seat: message)
     except Exception:  # noqa: BLE001
         log.exception("presence broadcast for table %s failed", code)
+
+
+def sign_out(user_id: int, session_key: str | None = None) -> None:
+    """Tell the sockets of an account that a sign-in ended: those of the session `session_key`
+    (a log-out) close at once; without one (password changed, account deleted) each socket
+    re-checks its own session and closes if it is over. Any process's sockets (channels-redis)."""
+    from accounts.sessions import session_tag
+
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    message = {"type": "auth.revoke",
+               "session": session_tag(session_key) if session_key is not None else None}
+    try:
+        async_to_sync(layer.group_send)(user_group_name(user_id), message)
+    except Exception:  # noqa: BLE001 - every frame of those sockets re-checks the session too
+        log.exception("sign-out of user %s's sockets failed", user_id)
+
+
+def on_logged_out(sender: Any, request: Any, user: Any, **kwargs: Any) -> None:
+    """django.contrib.auth's user_logged_out: sent before the session is flushed."""
+    if user is not None and getattr(user, "pk", None) is not None:
+        session = getattr(request, "session", None)
+        sign_out(user.pk, getattr(session, "session_key", None) or "")
+
+
+def on_credentials_changed(sender: Any, user: Any, **kwargs: Any) -> None:
+    """accounts.sessions.credentials_changed: a new password, or a deleted account."""
+    sign_out(user.pk)

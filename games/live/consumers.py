@@ -22,6 +22,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.utils import translation
 
+from accounts.sessions import session_tag, still_signed_in
 from games import services
 from games.live import broadcast, timer_loop
 from games.live.protocol import ProtocolError, parse
@@ -30,8 +31,12 @@ from games.text.errors import message_for
 log = logging.getLogger(__name__)
 
 # Close codes (4000–4999 are the application's): the client shows why and does not retry.
+# TOO_MANY_SOCKETS shares 4429 ("too many") with flooding: both mean "not now, not automatically".
 CLOSE_CODES = {"NOT_AUTHENTICATED": 4401, "SPECTATORS_NOT_ALLOWED": 4403,
-               "ROOM_NOT_FOUND": 4404, "RATE_LIMITED": 4429}
+               "ROOM_NOT_FOUND": 4404, "RATE_LIMITED": 4429, "TOO_MANY_SOCKETS": 4429}
+# A handler that failed unexpectedly: the socket is closed as "internal error" (RFC 6455).
+CLOSE_SERVER_ERROR = 1011
+_SIGNED_OUT = object()
 
 # Flood control: a token bucket per socket. A burst of RATE_BURST frames is fine, then
 # RATE_PER_SECOND; frames beyond are refused with RATE_LIMITED, and a socket that keeps
@@ -68,25 +73,74 @@ def _db(func: Callable[..., Any]) -> Callable[..., Any]:
     return database_sync_to_async(func, thread_sensitive=sqlite)
 
 
+def _if_signed_in(auth: tuple[int, str, str | None], func: Callable[..., Any], *args: Any
+                  ) -> Any:
+    """`func(*args)` if the socket's session still holds (accounts/sessions.py), else
+    _SIGNED_OUT: the check rides the thread hop the frame needs anyway, one indexed query."""
+    if not still_signed_in(*auth):
+        return _SIGNED_OUT
+    return func(*args)
+
+
 class RoomConsumer(AsyncWebsocketConsumer):
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        # However the socket ends (a close, a crash, the server cancelling it), its Connection
+        # row and group memberships go with it: `_cleanup` is idempotent.
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            await self._cleanup()
+
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Call the handler of a message, without Channels' per-message connection cleanup.
 
         Channels 4.2+ runs `close_old_connections` on its one sync thread before *every*
         message, table updates included: a thread hop per frame that the handlers here do not
         need (they reach the database only through `_db`, whose thread does that cleanup
-        itself). bench/ws_load.py: a good part of a process's CPU at a few hundred sockets."""
+        itself). bench/ws_load.py: a good part of a process's CPU at a few hundred sockets.
+
+        A handler that raises does not take the socket down silently: the error is logged
+        once, the client gets SERVER_ERROR and a close (1011), and the socket's row goes."""
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
-        await handler(message)
+        if message["type"] == "websocket.disconnect":
+            await handler(message)
+            return
+        try:
+            await handler(message)
+        except Exception:
+            log.exception("socket handler %s failed in room %s", message["type"],
+                          getattr(self, "code", "?"))
+            await self._fail()
+
+    async def _fail(self) -> None:
+        if getattr(self, "failed", False):
+            return
+        self.failed = True
+        try:
+            if getattr(self, "accepted", False):
+                await self._send_error("SERVER_ERROR", None)
+                await self.close(code=CLOSE_SERVER_ERROR)
+            else:
+                await self.close()  # before the handshake completed: refused (HTTP 403)
+        except Exception:  # noqa: BLE001 - the client is gone already
+            pass
+        await self._cleanup()
 
     async def connect(self) -> None:
         self.code: str = self.scope["url_route"]["kwargs"]["code"]
         self.user = self.scope.get("user")
         self.seat: int | None = None
         self.group: str | None = None
+        self.user_group: str | None = None
         self.registered = False
+        session = self.scope.get("session")
+        session_key = getattr(session, "session_key", None)
+        self.session_tag = session_tag(session_key)
+        # What the handshake's session was checked against (accounts/sessions.py).
+        self.auth = (getattr(self.user, "pk", 0), getattr(self.user, "password", ""),
+                     session_key)
         self.tokens = RATE_BURST
         self.last_refill = time.monotonic()
         self.refusals: list[float] = []
@@ -94,6 +148,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
         self.room_lock = _room_lock(self.code)  # held by reference while the socket lives
         refusal = await _db(services.may_watch)(self.code, self.user)
         await self.accept()
+        self.accepted = True
         if refusal is not None:
             await self._send_error(refusal, None)
             await self.close(code=CLOSE_CODES.get(refusal, 4400))
@@ -101,26 +156,54 @@ class RoomConsumer(AsyncWebsocketConsumer):
         if settings.TROCCAS_MODE == "embedded":
             timer_loop.embedded.ensure_started()
         async with self.room_lock:
-            await _db(services.connect)(self.code, self.user, self.channel_name)
+            refusal = await _db(services.connect)(self.code, self.user, self.channel_name)
+        if refusal is not None:
+            await self._send_error(refusal, None)
+            await self.close(code=CLOSE_CODES.get(refusal, 4400))
+            return
         self.registered = True
+        # Told when this sign-in ends (a log-out, a new password, a deleted account).
+        self.user_group = broadcast.user_group_name(self.user.pk)
+        await self.channel_layer.group_add(self.user_group, self.channel_name)
         await self._resync()
 
     async def disconnect(self, code: int) -> None:
-        if self.group is not None:
-            await self.channel_layer.group_discard(self.group, self.channel_name)
-            self.group = None
+        await self._cleanup()
+
+    async def _cleanup(self) -> None:
+        for attr in ("group", "user_group"):
+            group = getattr(self, attr, None)
+            if group is not None:
+                setattr(self, attr, None)
+                try:
+                    await self.channel_layer.group_discard(group, self.channel_name)
+                except Exception:  # noqa: BLE001 - the membership expires with the group
+                    log.exception("group_discard of %s failed", group)
         if getattr(self, "registered", False):
             self.registered = False
             async with self.room_lock:
                 await _db(services.disconnect)(self.code, self.channel_name)
 
+    def _closing(self) -> bool:
+        return (not getattr(self, "registered", False) or getattr(self, "flood_closed", False)
+                or getattr(self, "shut", False) or getattr(self, "failed", False))
+
+    async def _shut(self, code: str) -> None:
+        """Refuse this socket from now on: one error frame, then the close code of `code`.
+        Frames that still arrive are dropped unread."""
+        if getattr(self, "shut", False):
+            return
+        self.shut = True
+        await self._send_error(code, None)
+        await self.close(code=CLOSE_CODES[code])
+
     # --- incoming --------------------------------------------------------------------------
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None
                       ) -> None:
-        if not getattr(self, "registered", False) or getattr(self, "flood_closed", False):
-            # A refused socket (not signed in, no such room, spectators not allowed) or one
-            # being closed for flooding: its frames are never read, whatever they say.
+        if self._closing():
+            # A refused socket (not signed in, no such room, spectators not allowed, too many
+            # sockets), one being closed (flooding, signed out): its frames are never read.
             return
         if not self._take_token():
             return
@@ -129,19 +212,30 @@ class RoomConsumer(AsyncWebsocketConsumer):
         except ProtocolError as exc:
             await self._send_error(exc.code, exc.action_id)
             return
+        # Every frame re-checks the session (docs/protocol.md §3), in the same thread hop.
         if cmd.type == "ping":
-            await _db(services.touch)(self.channel_name)
+            if await _db(_if_signed_in)(self.auth, services.touch,
+                                        self.channel_name) is _SIGNED_OUT:
+                await self._shut("NOT_AUTHENTICATED")
+                return
             await self.send(text_data=broadcast.encode({"type": "pong"}))
             return
         if cmd.type == "sync":
-            await self._resync()
+            if await _db(still_signed_in)(*self.auth):
+                await self._resync()
+            else:
+                await self._shut("NOT_AUTHENTICATED")
             return
         try:
             async with self.room_lock:
-                outcome = await _db(services.submit)(self.code, self.user, cmd)
+                outcome = await _db(_if_signed_in)(self.auth, services.submit, self.code,
+                                                   self.user, cmd)
         except Exception:
             log.exception("service error in room %s (%s)", self.code, cmd.type)
             await self._send_error("SERVER_ERROR", cmd.action_id)
+            return
+        if outcome is _SIGNED_OUT:
+            await self._shut("NOT_AUTHENTICATED")
             return
         if not outcome.ok:
             await self._send_error(outcome.code or "SERVER_ERROR", cmd.action_id)
@@ -200,11 +294,16 @@ class RoomConsumer(AsyncWebsocketConsumer):
         await self._join(seat)
         snap = await _db(services.table_snapshot)(self.code)
         actual = snap.seat_of(self.user.pk)
+        if actual is None and broadcast.spectators_refused(snap):
+            await self._shut("SPECTATORS_NOT_ALLOWED")
+            return
         if actual != seat:
             await self._join(actual)
         await self.send(text_data=broadcast.encode(snap.state_message(actual)))
 
     async def table_update(self, event: dict[str, Any]) -> None:
+        if self._closing():
+            return
         mine = event["seat_map"].get(str(self.user.pk))
         if mine != event["seat"]:
             # This update was built for another audience than the one this user now belongs
@@ -212,11 +311,30 @@ class RoomConsumer(AsyncWebsocketConsumer):
             if mine != self.seat:
                 await self._resync()
             return
+        if event.get("spectators_refused"):
+            # The owner forbade spectators while a match runs: the audience without a seat
+            # is closed, as its handshake would be refused now (services.may_watch).
+            await self._shut("SPECTATORS_NOT_ALLOWED")
+            return
         for frame in event["frames"]:
             await self.send(text_data=frame)
 
+    async def auth_revoke(self, event: dict[str, Any]) -> None:
+        """A sign-in of this user ended (broadcast.sign_out): this session's (a log-out), or
+        possibly any (a new password, a deleted account: re-check this socket's own)."""
+        if self._closing():
+            return
+        tag = event.get("session")
+        if tag is not None:
+            if tag == self.session_tag:
+                await self._shut("NOT_AUTHENTICATED")
+            return
+        if not await _db(still_signed_in)(*self.auth):
+            await self._shut("NOT_AUTHENTICATED")
+
     async def table_presence(self, event: dict[str, Any]) -> None:
-        await self.send(text_data=event["frame"])
+        if not self._closing():
+            await self.send(text_data=event["frame"])
 
     async def _send_error(self, code: str, action_id: str | None) -> None:
         with translation.override(self.language):

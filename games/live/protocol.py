@@ -7,6 +7,7 @@ with a stable code, and nothing else happens. Engine rules are not checked here.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from accounts.validators import is_plain_text
@@ -123,10 +124,13 @@ def parse(frame: str | bytes | None) -> Command:
         # A binary frame is decoded as json.loads would (UTF-8, or UTF-16/32 by its BOM).
         text = (frame if isinstance(frame, str)
                 else frame.decode(json.detect_encoding(frame), "surrogatepass"))
-        if too_deep(text):
-            raise ProtocolError("MALFORMED_MESSAGE")
+    except UnicodeDecodeError:
+        raise ProtocolError("MALFORMED_MESSAGE") from None
+    if too_deep(text):
+        raise ProtocolError("MALFORMED_MESSAGE")
+    try:
         data = json.loads(text)
-    except (ValueError, UnicodeDecodeError, RecursionError):
+    except (ValueError, RecursionError):
         raise ProtocolError("MALFORMED_MESSAGE") from None
     if not isinstance(data, dict):
         raise ProtocolError("MALFORMED_MESSAGE")

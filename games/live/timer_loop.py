@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import logging
+import time
 from datetime import datetime
 
 from channels.db import database_sync_to_async
@@ -69,12 +70,20 @@ class EmbeddedTimers:
             log.exception("embedded timer of round %s failed", round_id)
 
     async def _sweep_forever(self) -> None:
+        purged = time.monotonic()
         while True:
             await asyncio.sleep(settings.TROCCAS_SWEEP_SECONDS)
             try:
                 await database_sync_to_async(services.sweep_deadlines)()
             except Exception:  # noqa: BLE001 - keep sweeping
                 log.exception("embedded deadline sweep failed")
+            if time.monotonic() - purged >= settings.TROCCAS_CONNECTION_PURGE_SECONDS:
+                # Celery beat's "purge-connections" in the distributed mode.
+                purged = time.monotonic()
+                try:
+                    await database_sync_to_async(services.purge_stale_connections)()
+                except Exception:  # noqa: BLE001 - the next round retries
+                    log.exception("embedded purge of stale connections failed")
 
 
 embedded = EmbeddedTimers()

@@ -4,7 +4,8 @@ Doors (consumers, views, the API, tasks, the admin, bots) call what this package
 
 - `submit` — a player's command (games/services/writer.py, lobby commands in lobby.py);
 - `fire_deadline`, `sweep_deadlines` — the timers (deadlines.py);
-- `connect`, `disconnect`, `touch`, `connected_users`, `may_watch` — presence (presence.py);
+- `connect`, `disconnect`, `touch`, `connected_users`, `may_watch`, `purge_stale_connections`
+  — presence (presence.py);
 - `create_room` (rooms.py), `staff_close_room`, `staff_end_match` (the admin's actions);
 - `table_snapshot` — a read-only picture of a table for a sync.
 """
@@ -19,6 +20,7 @@ from games.services.presence import (
     connected_users,
     disconnect,
     may_watch,
+    purge_stale_connections,
     seat_of_user,
     touch,
 )
@@ -28,7 +30,8 @@ from games.services.writer import Outcome, key_of, shuffled_deck, submit, table_
 
 __all__ = [
     "PRESENCE_TIMEOUT", "Command", "Outcome", "ServiceError", "connect", "connected_users",
-    "create_room", "disconnect", "fire_deadline", "key_of", "may_watch", "rules_of",
+    "create_room", "disconnect", "fire_deadline", "key_of", "may_watch",
+    "purge_stale_connections", "rules_of",
     "seat_of_user", "shuffled_deck", "staff_close_room", "staff_end_match", "submit",
     "sweep_deadlines", "table_snapshot", "touch",
 ]

@@ -19,6 +19,7 @@ from django.db import connection
 from django.db.models import Field, Model
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
+from django.utils.translation import gettext
 
 from accounts.models import User
 from games.models import Connection, Match, Room, Round, RoundAction, Seat
@@ -84,7 +85,8 @@ def _compiled() -> dict[str, Any]:
                         q(Connection._meta.db_table))
     seats = (
         f"SELECT s.{q('index')}, s.{q('team')}, s.{q('user_id')}, s.{q('joined')}, "
-        f"u.{q('username')}, u.{q('display_name')}, EXISTS(SELECT 1 FROM {conn} c "
+        f"u.{q('username')}, u.{q('display_name')}, u.{q('anonymised_at')}, "
+        f"EXISTS(SELECT 1 FROM {conn} c "
         f"WHERE c.{q('room_id')} = s.{q('room_id')} AND c.{q('user_id')} = s.{q('user_id')} "
         f"AND c.{q('last_seen')} >= %s) "
         f"FROM {seat} s JOIN {user} u ON u.{q('id')} = s.{q('user_id')} "
@@ -136,8 +138,17 @@ def seat_rows(room_id: int, online_since: datetime) -> list[SeatRow]:
     with connection.cursor() as cur:
         cur.execute(c["seats"], [connection.ops.adapt_datetimefield_value(online_since), room_id])
         rows = cur.fetchall()
-    return [SeatRow(index, team, user_id, display or username, _aware(joined), bool(online))
-            for index, team, user_id, joined, username, display, online in rows]
+    return [SeatRow(index, team, user_id, public_name(username, display, anonymised),
+                    _aware(joined), bool(online))
+            for index, team, user_id, joined, username, display, anonymised, online in rows]
+
+
+def public_name(username: str, display_name: str, anonymised_at: Any) -> str:
+    """User.public_name from the row's columns: a deleted account is "Former player" at the
+    table as on the pages, never its placeholder username (`deleted-<id>`)."""
+    if anonymised_at is not None:
+        return gettext("Former player")
+    return display_name or username
 
 
 def update_row(obj: Model, fields: list[str], *, version_was: int | None = None) -> int:

@@ -216,11 +216,13 @@ async def test_unknown_room_is_refused(owner: Any) -> None:
 
 
 async def test_unknown_room_is_refused_to_anonymous_too() -> None:
+    # As for a real room: an anonymous socket must not learn which codes exist
+    # (tests/games/test_trust_sockets.py).
     tab = TableClient(None, "zzzz9998", "anonymous")
     assert await tab.connect(user=None)
     error, close = await tables.refused(tab)
-    assert error["code"] == "ROOM_NOT_FOUND"
-    assert close == 4404
+    assert error["code"] == "NOT_AUTHENTICATED"
+    assert close == 4401
 
 
 async def test_error_sentence_in_the_players_language(owner: Any, make_user: Any,
