@@ -48,7 +48,9 @@ class SignUpView(FormView):
 
     def form_valid(self, form: forms.SignUpForm) -> HttpResponse:
         user = form.save()
-        login(self.request, user, backend="django.contrib.auth.backends.ModelBackend")
+        # The site's one backend (settings.AUTHENTICATION_BACKENDS): a session names the backend
+        # that signed it in, and one not listed there is signed out on its next request.
+        login(self.request, user, backend=settings.AUTHENTICATION_BACKENDS[0])
         with translation.override(user.preferred_language):
             messages.success(self.request, _("Welcome to Troccas Online, %(name)s!")
                              % {"name": user.public_name})

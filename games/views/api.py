@@ -147,8 +147,8 @@ def _require_user(request: HttpRequest) -> Any:
 # --- JSON shapes ---------------------------------------------------------------------------
 
 def _display_name(user: Any) -> str:
-    # The name the table's `view` shows (services.table.snapshot): display name, else username.
-    return getattr(user, "display_name", "") or user.get_username()
+    # The name the table's `view` and the pages show: "Former player" for a deleted account.
+    return str(user.public_name)
 
 
 def room_urls(request: HttpRequest, code: str) -> dict[str, str]:

@@ -91,3 +91,13 @@ def test_the_log_in_limiter_races(make_user, monkeypatch):
     assert len(codes) == 25
     assert len(checks) == 5
     assert codes.count("INVALID_CREDENTIALS") == 5 and codes.count("RATE_LIMITED") == 20
+
+
+def test_a_new_player_stays_signed_in_after_sign_up(client):
+    """The sign-up logs in through the site's one backend: the next page still knows them."""
+    name = f"nova{secrets.token_hex(3)}"
+    response = client.post(url("accounts:signup"), {
+        "username": name, "display_name": "Nova", "preferred_language": "en",
+        "password1": "table-talk-4711", "password2": "table-talk-4711"})
+    assert response.status_code == 302
+    assert client.get(url("games:create_room")).status_code == 200
