@@ -5,19 +5,19 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
-from django.urls import translate_url
+from django.http import HttpRequest, HttpResponse
 from django.utils import translation
 
 
 class UserLanguageMiddleware:
-    """After AuthenticationMiddleware: the profile's language beats URL prefix and cookie.
+    """After AuthenticationMiddleware: the profile's language beats the cookie, not the URL.
 
-    A GET for a page under another language's prefix is redirected to the same page under the
-    player's language (a shared /de/ link opens in Romansh for a Romansh player). Other methods
-    are not redirected, since that would drop a form submission; they are answered in the
-    language of the page that sent them. The language cookie follows the profile, so the
-    choice also holds on pages outside the language prefixes and right after logging out.
+    An explicit language prefix wins for that page: a shared /de/ link opens in German for
+    everyone, so the URL, the page's language and its links agree (issue #14 item 7). The
+    profile picks the language wherever the URL names none (the bare root and unprefixed paths
+    are redirected to the player's language) and after logging in (the log-in view sends the
+    player to their language). The language cookie follows the profile, so the choice also
+    holds on pages outside the language prefixes and right after logging out.
     """
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
@@ -25,21 +25,9 @@ class UserLanguageMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         language = preferred_language(request)
-        if language:
-            path_language = translation.get_language_from_path(request.path_info)
-            if path_language and path_language != language:
-                if request.method in ("GET", "HEAD"):
-                    current = request.get_full_path()
-                    target = translate_url(current, language)
-                    if target != current:
-                        return set_language_cookie(HttpResponseRedirect(target), language)
-                else:
-                    # Prefixed URLs resolve under the active language, so switching now
-                    # would 404 the submission: answer it in the language of its form.
-                    language = ""
-            if language:
-                translation.activate(language)
-                request.LANGUAGE_CODE = language
+        if language and not translation.get_language_from_path(request.path_info):
+            translation.activate(language)
+            request.LANGUAGE_CODE = language
         response = self.get_response(request)
         # Read again: the view may have logged a player in or out, or changed the profile.
         language = preferred_language(request)

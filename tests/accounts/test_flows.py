@@ -270,10 +270,11 @@ def test_profile_change_switches_language_now_and_on_every_request(client: Clien
     assert response.cookies["troccas_language"].value == "de"
     user.refresh_from_db()
     assert user.preferred_language == "de" and user.display_name == "Curdin C."
-    # A link in another language follows the player's choice.
-    moved = client.get("/fr/faq/?page=2")
-    assert moved.status_code == 302 and moved["Location"] == "/de/faq/?page=2"
-    assert "Dein Profil wurde gespeichert." in client.get(moved["Location"]).content.decode()
+    # Unprefixed URLs follow the player's choice; an explicit prefix wins for its page.
+    assert client.get("/")["Location"] == "/de/"
+    assert "Dein Profil wurde gespeichert." in client.get("/de/faq/").content.decode()
+    shared = client.get("/fr/faq/?page=2")
+    assert shared.status_code == 200 and '<html lang="fr">' in shared.content.decode()
 
 
 def test_a_post_from_another_language_page_is_answered_not_redirected(client: Client, make_user):
@@ -292,7 +293,7 @@ def test_language_switcher_stores_the_choice_in_the_profile(client: Client, make
     assert response["Location"] == "/rm/faq/"
     user.refresh_from_db()
     assert user.preferred_language == "rm"
-    assert client.get("/de/").status_code == 302
+    assert client.get("/")["Location"] == "/rm/"
 
 
 def test_the_language_cookie_follows_the_profile_at_login(client: Client, make_user, password):
@@ -301,6 +302,17 @@ def test_the_language_cookie_follows_the_profile_at_login(client: Client, make_u
     response = client.post(url("accounts:login", "fr"), {"username": user.username,
                                                          "password": password})
     assert response.cookies["troccas_language"].value == "rm"
+
+
+def test_a_language_in_the_url_wins_over_the_preference_for_that_page(client: Client, make_user):
+    client.force_login(make_user("deta", preferred_language="fr"))
+    response = client.get("/de/accounts/profile/")
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert '<html lang="de">' in page and "Dein Profil" in page
+    # The preference still decides where an unprefixed URL goes, and the cookie follows it.
+    assert client.get("/")["Location"] == "/fr/"
+    assert client.cookies["troccas_language"].value == "fr"
 
 
 def test_anonymous_visitors_follow_the_url(client: Client):
