@@ -24,7 +24,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_GET
 
 from games.engine import team_of
@@ -216,7 +216,9 @@ def _replay_labels() -> dict[str, Any]:
         },
         "deal": _("Deal"), "dealer": _("Dealer"), "trick": _("Trick"), "scart": _("Scart"),
         "reveal": _("Reveal cards"), "tricks_won": _("Tricks won"), "totals": _("Match total"),
-        "points": _("Points"), "cards": _("cards"), "team": _("Team"), "bock": _("Bock ×2"),
+        "points": _("Points"),
+        "cards_one": ngettext("%(n)s card", "%(n)s cards", 1),
+        "cards": ngettext("%(n)s card", "%(n)s cards", 2), "team": _("Team"), "bock": _("Bock ×2"),
         "narr_debt": _("Narr debt"), "won_by": _("won by"), "buob": _("BUOB"),
         "step": _("Step"), "error": _("The replay could not be loaded."),
     }

@@ -8,6 +8,7 @@ use Python's `%(name)s` form; the script fills them in.
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games.text.errors import message_for
 
@@ -41,7 +42,10 @@ def ui_strings() -> dict[str, str]:
         "kick": _("Remove from the room"),
         "make_owner": _("Make room owner"),
         "spectating": _("You are watching this table as a spectator."),
-        "cards_count": _("%(n)s cards"),
+        # Counts come in two forms: the script takes "_one" for 1 and the other for any other n.
+        "cards_count_one": ngettext("%(n)s card", "%(n)s cards", 1),
+        "cards_count": ngettext("%(n)s card", "%(n)s cards", 2),
+        "face_down": _("face-down card"),
         "on_turn": _("to play"),
         # Lobby
         "lobby_title": _("Lobby"),
@@ -71,7 +75,8 @@ def ui_strings() -> dict[str, str]:
         "match_total": _("Match total"),
         "tricks": _("Tricks"),
         "bock": _("Bock"),
-        "bock_left": _("Bock: %(n)s deals left"),
+        "bock_left_one": ngettext("Bock: %(n)s deal left", "Bock: %(n)s deals left", 1),
+        "bock_left": ngettext("Bock: %(n)s deal left", "Bock: %(n)s deals left", 2),
         "bock_deal": _("Bock deal: points count double"),
         "phase_DEALING": _("Dealing"),
         "phase_REVEAL": _("Reveal"),
@@ -134,7 +139,7 @@ def ui_strings() -> dict[str, str]:
                             "double."),
         "show_piles": _("Show the won cards"),
         "scart_was": _("The Scart was"),
-        "regame": _("Regame: deal the next round"),
+        "regame": _("Regame: start the next deal"),
         "regame_owner_only": _("In this room only the room owner starts the next deal."),
         "end_match": _("End the match"),
         "match_over": _("Match over"),

@@ -74,7 +74,7 @@ import { isSuit } from "./suits.js";
  * The viewer's words (games/history/views.py `_replay_labels`), in the page's language.
  * @typedef {{ phase: Record<string, string>, action: Record<string, string>, deal: string,
  *   dealer: string, trick: string, scart: string, reveal: string, tricks_won: string,
- *   totals: string, points: string, cards: string, team: string, bock: string,
+ *   totals: string, points: string, cards_one: string, cards: string, team: string, bock: string,
  *   narr_debt: string, won_by: string, buob: string, step: string, error: string }} ReplayLabels
  */
 
@@ -89,10 +89,11 @@ function card(id) {
 
 /**
  * @param {number} count
- * @param {string} label
+ * @param {ReplayLabels} L
  */
-function backs(count, label) {
-  return h("span.card-back", null, `${count} ${label}`);
+function backs(count, L) {
+  const text = count === 1 ? L.cards_one : L.cards;
+  return h("span.card-back", null, text.replace("%(n)s", String(count)));
 }
 
 export class Replay {
@@ -216,7 +217,7 @@ export class Replay {
       const hand = frame.hands[seat];
       const cards = this.sees(seat)
         ? h("div.hand", null, ...hand.map(card))
-        : h("div.hand", null, backs(hand.length, L.cards));
+        : h("div.hand", null, backs(hand.length, L));
       return h(`div.replay-seat.seat-${seat}.team-${seat % 2 ? "b" : "a"}`, null,
         h("h3", null, `${this.players[seat]} (${seat}) · ${L.team} ${seat % 2 ? "B" : "A"}`
           + (seat === frame.dealer ? ` · ${L.dealer}` : "")),
@@ -243,7 +244,7 @@ export class Replay {
     }
     if (frame.scart) {
       center.append(h("p", null, `${L.scart}: `,
-        ...(this.canSeeScart(frame) ? frame.scart.map(card) : [backs(2, L.cards)])));
+        ...(this.canSeeScart(frame) ? frame.scart.map(card) : [backs(2, L)])));
     }
     center.append(h("p", null,
       `${L.tricks_won}: A ${frame.tricks_won[0]} · B ${frame.tricks_won[1]}`));

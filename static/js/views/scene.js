@@ -150,7 +150,7 @@ export class Scene {
    * @returns {HTMLElement}
    */
   back(extra = {}) {
-    return renderBack({ spriteUrl: this.ctx.cfg.sprite, label: extra.label || "", ...extra });
+    return renderBack({ spriteUrl: this.ctx.cfg.sprite, ...extra, label: extra.label || this.S.face_down });
   }
 
   inLobby() {

@@ -34,7 +34,7 @@ export function renderBar(t) {
     const left = (b.pending || 0) + (b.is_bock && !over ? 1 : 0);
     if (b.enabled && (b.is_bock || left > 0)) {
       items.push(h("span.badge.badge-bock", { title: b.is_bock ? S.bock_deal : "" },
-        b.is_bock ? `${S.bock} ×2` : S.bock, left > 0 ? ` · ${fmt(S.bock_left, { n: left })}` : ""));
+        b.is_bock ? `${S.bock} ×2` : S.bock, left > 0 ? ` · ${fmt(left === 1 ? S.bock_left_one : S.bock_left, { n: left })}` : ""));
     }
     if (v.narr_debt) {
       const d = v.narr_debt;

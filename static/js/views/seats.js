@@ -39,7 +39,7 @@ export function renderSeat(t, s) {
             ? h("span.chip.chip-scart", { title: S.scart_pile },
               h("span", { "aria-hidden": "true" }, "Scart"),
               h("span.visually-hidden", null, S.scart_pile)) : null,
-          !isMe ? h("span.count", null, fmt(S.cards_count, { n: v.hand_counts[s] })) : null,
+          !isMe ? h("span.count", null, fmt(v.hand_counts[s] === 1 ? S.cards_count_one : S.cards_count, { n: v.hand_counts[s] })) : null,
           turn ? h("span.chip.chip-turn", null, S.on_turn) : null,
           showTimer ? h("span.chip.chip-timer", { "data-countdown": "seconds_left" }) : null)),
       !isMe && v.hand_counts[s] > 0 ? h("span.mini-backs", { "aria-hidden": "true" },
