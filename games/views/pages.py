@@ -14,6 +14,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.safestring import mark_safe
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
@@ -85,7 +86,10 @@ def room(request: HttpRequest, code: str) -> HttpResponse:
         "sprite": static("cards/cards.svg"),
         "login": f"{reverse('accounts:login')}?next={room.get_absolute_url()}",
         "home": reverse("games:home"),
-        "invite": request.build_absolute_uri(room.get_absolute_url()),
+        # Without a language prefix: the link opens in each invitee's own language (their
+        # saved preference, else their browser's); a prefixed URL would now win over it.
+        "invite": request.build_absolute_uri(
+            room.get_absolute_url().removeprefix(f"/{get_language()}")),
     }
     modules = {f"{settings.STATIC_URL}js/{name}": static(f"js/{name}") for name in TABLE_MODULES}
     import_map = json.dumps({"imports": modules})

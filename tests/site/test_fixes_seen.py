@@ -164,3 +164,19 @@ def test_table_strings_say_deal_not_round():
         rounds = [v for v in ui_strings().values()
                   if re.search(r"\bround\b", v) and "Bock round" not in v]
     assert rounds == []
+
+
+def test_the_invite_link_opens_in_each_players_own_language(owner, make_user):
+    """The room page's invite link has no language prefix (a prefix now wins over a player's
+    preference): a German player following a Romansh owner's link lands on the German page."""
+    from games import services
+
+    room = services.create_room(owner)
+    rm_owner = Client()
+    rm_owner.force_login(owner)
+    page = rm_owner.get(f"/rm/rooms/{room.code}/").content.decode()
+    assert f'value="http://testserver/rooms/{room.code}/"' in page
+    german = Client()
+    german.force_login(make_user("dora", preferred_language="de"))
+    followed = german.get(f"/rooms/{room.code}/", follow=True)
+    assert followed.redirect_chain[-1][0] == f"/de/rooms/{room.code}/"
