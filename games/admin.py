@@ -285,10 +285,10 @@ class RoundActionAdmin(ReadOnlyAdmin):
 class ConnectionAdmin(StaffViewMixin, admin.ModelAdmin):
     """Open websockets: who is at which table right now. Written only by the consumers."""
 
-    list_display = ("room", "user", "channel_name", "last_seen")
+    list_display = ("room", "user", "channel_name", "last_seen", "closed_at")
     list_filter = ("last_seen",)
     search_fields = ("room__code", "room__name", "user__username", "channel_name")
-    readonly_fields = ("room", "user", "channel_name", "last_seen")
+    readonly_fields = ("room", "user", "channel_name", "last_seen", "closed_at")
     list_select_related = ("room", "user")
 
     def has_add_permission(self, request: HttpRequest) -> bool:

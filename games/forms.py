@@ -16,6 +16,7 @@ from django.utils.translation import pgettext_lazy
 from accounts.validators import validate_plain_text
 from games.engine.options import Options
 from games.models import Team, Visibility
+from games.services.rooms import DEFAULT_TURN_SECONDS
 from games.text.options import LABELS, describe
 
 # One sentence per option: what it changes at the table.
@@ -123,3 +124,8 @@ class CreateRoomForm(HouseRulesForm):
         help_text=_("You take a seat in this team; the room owner deals first."))
 
     field_order = ["name", "visibility", "allow_spectators", "team"]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # A new room starts with the people's turn timer (RULES.md §14 keeps 0 for the engine).
+        self.fields["turn_seconds"].initial = DEFAULT_TURN_SECONDS

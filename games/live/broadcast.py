@@ -91,9 +91,9 @@ def publish(snap: TableSnapshot) -> None:
         log.exception("broadcast of table %s v%s failed", snap.code, snap.version)
 
 
-def publish_presence(code: str, connected: list[int]) -> None:
-    message = {"type": "table.presence", "frame": encode({"type": "presence",
-                                                         "connected": connected})}
+def publish_presence(code: str, frame: dict[str, Any]) -> None:
+    """Send every socket of the table the `presence` frame (services.presence_frame)."""
+    message = {"type": "table.presence", "frame": encode(frame)}
     try:
         async_to_sync(_fan_out)(code, lambda seat: message)
     except Exception:  # noqa: BLE001

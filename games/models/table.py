@@ -488,8 +488,10 @@ class RoundAction(models.Model):
 class Connection(models.Model):
     """An open websocket: who is at the table right now (the lobby's "connected" dots).
 
-    Rows are removed on disconnect; a process killed without cleaning up leaves rows whose
-    last_seen stops moving, and those count as away after PRESENCE_TIMEOUT."""
+    Rows are removed on disconnect, except a user's last socket at a room: that row is kept,
+    `closed_at` set, so the table can say since when the player is away (the away clock; the
+    hook of a stand-in bot). A process killed without cleaning up leaves rows whose last_seen
+    stops moving: those count as away after PRESENCE_TIMEOUT and are closed by the purge."""
 
     room = models.ForeignKey(
         Room, verbose_name=_("room"), on_delete=models.CASCADE, related_name="connections"
@@ -500,6 +502,8 @@ class Connection(models.Model):
     )
     channel_name = models.CharField(_("channel"), max_length=200, unique=True)
     last_seen = models.DateTimeField(_("last seen"), default=timezone.now, db_index=True)
+    # Set when the socket closed and it was the user's last at this room: since then away.
+    closed_at = models.DateTimeField(_("closed"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("connection")

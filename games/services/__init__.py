@@ -5,7 +5,8 @@ Doors (consumers, views, the API, tasks, the admin, bots) call what this package
 - `submit` — a player's command (games/services/writer.py, lobby commands in lobby.py);
 - `fire_deadline`, `sweep_deadlines` — the timers (deadlines.py);
 - `connect`, `disconnect`, `touch`, `connected_users`, `may_watch`, `purge_stale_connections`
-  — presence (presence.py);
+  — presence (presence.py); `away_seats` — which seats' players are away and since when (the
+  hook for a stand-in bot);
 - `create_room` (rooms.py), `staff_close_room`, `staff_end_match` (the admin's actions);
 - `table_snapshot` — a read-only picture of a table for a sync.
 """
@@ -16,6 +17,7 @@ from games.services.errors import ServiceError
 from games.services.lobby import staff_close_room, staff_end_match
 from games.services.presence import (
     PRESENCE_TIMEOUT,
+    away_seats,
     connect,
     connected_users,
     disconnect,
@@ -29,7 +31,8 @@ from games.services.table import rules_of
 from games.services.writer import Outcome, key_of, shuffled_deck, submit, table_snapshot
 
 __all__ = [
-    "PRESENCE_TIMEOUT", "Command", "Outcome", "ServiceError", "connect", "connected_users",
+    "PRESENCE_TIMEOUT", "Command", "Outcome", "ServiceError", "away_seats", "connect",
+    "connected_users",
     "create_room", "disconnect", "fire_deadline", "key_of", "may_watch",
     "purge_stale_connections", "rules_of",
     "seat_of_user", "shuffled_deck", "staff_close_room", "staff_end_match", "submit",

@@ -10,7 +10,7 @@ client resyncs from the database.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Protocol
+from typing import Any, Protocol
 
 from django.db import transaction
 
@@ -20,7 +20,7 @@ from games.services.snapshot import TableSnapshot
 class Announcer(Protocol):
     def publish(self, snap: TableSnapshot) -> None: ...
 
-    def publish_presence(self, code: str, connected: list[int]) -> None: ...
+    def publish_presence(self, code: str, frame: dict[str, Any]) -> None: ...
 
 
 _announcer: Announcer | None = None
@@ -39,8 +39,9 @@ def table_changed(snap: TableSnapshot) -> None:
         transaction.on_commit(lambda: announcer.publish(snap))
 
 
-def presence_changed(code: str, connected: Callable[[], list[int]]) -> None:
-    """Announce who is at the table (read after commit) once the transaction commits."""
+def presence_changed(code: str, frame: Callable[[], dict[str, Any]]) -> None:
+    """Announce who is at the table (the `presence` frame, read after commit) once the
+    transaction commits."""
     announcer = _announcer
     if announcer is not None:
-        transaction.on_commit(lambda: announcer.publish_presence(code, connected()))
+        transaction.on_commit(lambda: announcer.publish_presence(code, frame()))

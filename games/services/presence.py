@@ -1,24 +1,28 @@
 """Who is at a table right now: one Connection row per open socket (the lobby's dots).
 
-A socket's row is written on connect, refreshed by its heartbeats and removed on disconnect;
-a process killed without cleaning up leaves rows whose last_seen stops moving, and those count
-as away after PRESENCE_TIMEOUT.
+A socket's row is written on connect, refreshed by its heartbeats and removed on disconnect —
+except the user's last one at the room, which is kept closed (`closed_at`): the moment a seated
+player went away, the start of the away clock every client shows. A process killed without
+cleaning up leaves rows whose last_seen stops moving: they count as away after PRESENCE_TIMEOUT
+(away since last_seen + PRESENCE_TIMEOUT), and the purge closes them as of that moment.
 """
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 
 from games.models import Connection, Room, Seat
-from games.services import outbox
+from games.services import outbox, sql
 from games.services.table import PRESENCE_TIMEOUT
 
 __all__ = ["MAX_SOCKETS_PER_ROOM", "MAX_SOCKETS_PER_USER", "PRESENCE_TIMEOUT", "STALE_AFTER",
-           "connect", "connected_users", "disconnect", "may_watch", "purge_stale_connections",
-           "seat_of_user", "touch"]
+           "away_seats", "connect", "connected_users", "disconnect", "may_watch", "presence_frame",
+           "purge_stale_connections", "seat_of_user", "touch"]
 
 # Open sockets one account may hold. Every socket of a room gets a presence frame whenever any
 # socket of that room comes or goes, so n sockets cost n² frames: uncapped, one account opened
@@ -31,6 +35,8 @@ MAX_SOCKETS_PER_USER = 20
 # A row whose socket has not pinged for this long belongs to a process that died without
 # cleaning up (a live client pings every 30 s): purge_stale_connections removes it.
 STALE_AFTER = 4 * PRESENCE_TIMEOUT
+# A closed row (the away clock) is kept this long after its socket closed, then purged.
+CLOSED_KEPT = timedelta(days=7)
 
 
 def may_watch(code: str, user: Any) -> str | None:
@@ -52,20 +58,34 @@ def connect(code: str, user: Any, channel_name: str) -> str | None:
     room = Room.objects.get(code=code)
     now = timezone.now()
     with transaction.atomic():
-        mine = Connection.objects.filter(user=user, last_seen__gte=now - STALE_AFTER).exclude(
-            channel_name=channel_name)
+        mine = Connection.objects.filter(user=user, last_seen__gte=now - STALE_AFTER,
+                                         closed_at__isnull=True).exclude(channel_name=channel_name)
         if (mine.count() >= MAX_SOCKETS_PER_USER
                 or mine.filter(room=room).count() >= MAX_SOCKETS_PER_ROOM):
             return "TOO_MANY_SOCKETS"
+        # Back at the table: the away clock of this room ends.
+        Connection.objects.filter(room=room, user=user, closed_at__isnull=False).delete()
         Connection.objects.update_or_create(
-            channel_name=channel_name, defaults={"room": room, "user": user, "last_seen": now})
-        outbox.presence_changed(code, lambda: connected_users(code))
+            channel_name=channel_name,
+            defaults={"room": room, "user": user, "last_seen": now, "closed_at": None})
+        outbox.presence_changed(code, lambda: presence_frame(code))
     return None
 
 
 def disconnect(code: str, channel_name: str) -> None:
-    Connection.objects.filter(channel_name=channel_name).delete()
-    outbox.presence_changed(code, lambda: connected_users(code))
+    """A socket closed: its row goes, unless it was the user's last open one at the room — that
+    row stays, closed now, and says since when the player is away (`away_since`)."""
+    with transaction.atomic():
+        row = Connection.objects.filter(channel_name=channel_name, closed_at__isnull=True).first()
+        if row is not None:
+            mine = Connection.objects.filter(room_id=row.room_id, user_id=row.user_id)
+            if mine.filter(closed_at__isnull=True).exclude(pk=row.pk).exists():
+                row.delete()
+            else:
+                mine.exclude(pk=row.pk).delete()
+                row.closed_at = timezone.now()
+                row.save(update_fields=["closed_at"])
+        outbox.presence_changed(code, lambda: presence_frame(code))
 
 
 def touch(channel_name: str) -> None:
@@ -73,11 +93,32 @@ def touch(channel_name: str) -> None:
 
 
 def purge_stale_connections() -> int:
-    """Remove the rows of sockets silent for STALE_AFTER (their process died without cleaning
-    up); the number removed. Run periodically: the embedded sweep loop, Celery beat."""
-    deleted, _ = Connection.objects.filter(
-        last_seen__lt=timezone.now() - STALE_AFTER).delete()
-    return deleted
+    """Deal with the rows of sockets silent for STALE_AFTER (their process died without
+    cleaning up): a user's newest one at a room where they hold no other open row is closed
+    as of the moment it turned away (last_seen + PRESENCE_TIMEOUT), so the away clock
+    survives it; the others are removed, as are closed rows older than CLOSED_KEPT. The number
+    of rows closed or removed. Run periodically: the embedded sweep loop, Celery beat."""
+    now = timezone.now()
+    changed = 0
+    with transaction.atomic():
+        stale = Connection.objects.filter(closed_at__isnull=True,
+                                          last_seen__lt=now - STALE_AFTER).order_by("-last_seen")
+        kept: set[tuple[int, int]] = set()
+        for pk, room_id, user_id in stale.values_list("pk", "room_id", "user_id"):
+            key = (room_id, user_id)
+            others = Connection.objects.filter(room_id=room_id, user_id=user_id,
+                                               closed_at__isnull=True).exclude(pk=pk)
+            if key in kept or others.filter(last_seen__gte=now - STALE_AFTER).exists():
+                Connection.objects.filter(pk=pk).delete()
+            else:
+                kept.add(key)
+                Connection.objects.filter(room_id=room_id, user_id=user_id,
+                                          closed_at__isnull=False).delete()
+                Connection.objects.filter(pk=pk).update(
+                    closed_at=F("last_seen") + PRESENCE_TIMEOUT)
+            changed += 1
+        deleted, _ = Connection.objects.filter(closed_at__lt=now - CLOSED_KEPT).delete()
+    return changed + deleted
 
 
 def connected_users(code: str) -> list[int]:
@@ -86,8 +127,32 @@ def connected_users(code: str) -> list[int]:
         return []
     now = timezone.now()
     return sorted(set(
-        Connection.objects.filter(room=room, last_seen__gte=now - PRESENCE_TIMEOUT)
+        Connection.objects.filter(room=room, last_seen__gte=now - PRESENCE_TIMEOUT,
+                                  closed_at__isnull=True)
         .values_list("user_id", flat=True)))
+
+
+def away_seats(code: str) -> dict[int, datetime | None]:
+    """The seats whose player has no live socket, and since when (None: unknown): the hook a
+    stand-in bot for away players (a later issue) reads to decide when to take a seat over.
+    The same answer as the view's `seats[].away_since`; read in one statement."""
+    room = Room.objects.filter(code=code).only("pk").first()
+    if room is None:
+        return {}
+    rows = sql.seat_rows(room.pk, timezone.now() - PRESENCE_TIMEOUT)
+    return {r.index: r.away_since for r in rows if r.index is not None and not r.online}
+
+
+def presence_frame(code: str) -> dict[str, Any]:
+    """The `presence` frame: the connected user ids, and for each seated player without a live
+    socket since when (a timestamp, or null), keyed by user id (docs/protocol.md §5)."""
+    room = Room.objects.filter(code=code).only("pk").first()
+    if room is None:
+        return {"type": "presence", "connected": [], "away_since": {}}
+    rows = sql.seat_rows(room.pk, timezone.now() - PRESENCE_TIMEOUT)
+    return {"type": "presence", "connected": connected_users(code),
+            "away_since": {str(r.user_id): (r.away_since.timestamp() if r.away_since else None)
+                           for r in rows if r.index is not None and not r.online}}
 
 
 def seat_of_user(code: str, user_id: int) -> int | None:

@@ -12,6 +12,22 @@ from games.engine.options import Options
 from games.models import Room, Seat
 from games.services.errors import ServiceError
 
+# The turn timer of a room opened by a person (the site's form, the JSON API) when they name
+# none: a product choice, not a rule. RULES.md §14 makes 0 (no timer) the engine's default, and
+# the engine, the golden transcripts and create_room itself keep it; only the doors where
+# people open rooms offer 60 s. 0 still means off.
+DEFAULT_TURN_SECONDS = 60
+
+
+def with_default_turn_timer(options: Any) -> Any:
+    """`options` of a room a person opens: `turn_seconds` DEFAULT_TURN_SECONDS when missing or
+    null; anything that is not an object (or None) is returned as is, for Options to refuse."""
+    if options is None:
+        return {"turn_seconds": DEFAULT_TURN_SECONDS}
+    if isinstance(options, dict) and options.get("turn_seconds") is None:
+        return {**options, "turn_seconds": DEFAULT_TURN_SECONDS}
+    return options
+
 
 def create_room(owner: Any, options: dict[str, Any] | None = None, *, name: str = "",
                 visibility: str = "public", allow_spectators: bool = True,

@@ -22,6 +22,8 @@ class SeatInfo:
     user_id: int
     name: str
     joined: str
+    # Without a live socket: since when (None: connected, or unknown). See presence.away_seats.
+    away_since: datetime | None = None
 
 
 @dataclass
@@ -46,8 +48,11 @@ class TableSnapshot:
     def seats_json(self) -> list[dict[str, Any]]:
         return [
             {"index": s.index, "team": s.team, "player": {"id": s.user_id, "name": s.name},
-             "connected": s.user_id in self.connected, "is_owner":
-             s.user_id == self.room["owner"]["id"]}
+             "connected": s.user_id in self.connected,
+             "away_since": (s.away_since.timestamp()
+                            if s.away_since is not None and s.user_id not in self.connected
+                            else None),
+             "is_owner": s.user_id == self.room["owner"]["id"]}
             for s in sorted(self.seats, key=lambda s: s.index)
         ]
 

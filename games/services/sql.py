@@ -35,6 +35,8 @@ class SeatRow:
     name: str
     joined: datetime
     online: bool
+    # Without a live socket: since when (sql.away_since), None if online or unknown.
+    away_since: datetime | None = None
 
 
 class _Columns:
@@ -88,7 +90,15 @@ def _compiled() -> dict[str, Any]:
         f"u.{q('username')}, u.{q('display_name')}, u.{q('anonymised_at')}, "
         f"EXISTS(SELECT 1 FROM {conn} c "
         f"WHERE c.{q('room_id')} = s.{q('room_id')} AND c.{q('user_id')} = s.{q('user_id')} "
-        f"AND c.{q('last_seen')} >= %s) "
+        f"AND c.{q('last_seen')} >= %s AND c.{q('closed_at')} IS NULL), "
+        # The away clock (presence.py): the newest open row's last_seen, the newest close
+        # (ORDER BY … LIMIT 1: an index walk, and no MAX, which the log's counter must avoid).
+        f"(SELECT c.{q('last_seen')} FROM {conn} c WHERE c.{q('room_id')} = s.{q('room_id')} "
+        f"AND c.{q('user_id')} = s.{q('user_id')} AND c.{q('closed_at')} IS NULL "
+        f"ORDER BY c.{q('last_seen')} DESC LIMIT 1), "
+        f"(SELECT c.{q('closed_at')} FROM {conn} c WHERE c.{q('room_id')} = s.{q('room_id')} "
+        f"AND c.{q('user_id')} = s.{q('user_id')} AND c.{q('closed_at')} IS NOT NULL "
+        f"ORDER BY c.{q('closed_at')} DESC LIMIT 1) "
         f"FROM {seat} s JOIN {user} u ON u.{q('id')} = s.{q('user_id')} "
         f"WHERE s.{q('room_id')} = %s ORDER BY s.{q('index')}"
     )
@@ -132,15 +142,32 @@ def _aware(value: Any) -> datetime:
     return value
 
 
+def away_since(last_open: Any, last_closed: Any) -> datetime | None:
+    """Since when a user without a live socket is away, from the newest of their rows at the
+    room: a closed row's `closed_at`, a silent open row's last_seen + PRESENCE_TIMEOUT (when
+    it turned away). None with no row at all (never came, or gone longer than CLOSED_KEPT)."""
+    from games.services.table import PRESENCE_TIMEOUT  # table imports this module
+
+    times = []
+    if last_closed is not None:
+        times.append(_aware(last_closed))
+    if last_open is not None:
+        times.append(_aware(last_open) + PRESENCE_TIMEOUT)
+    return max(times) if times else None
+
+
 def seat_rows(room_id: int, online_since: datetime) -> list[SeatRow]:
-    """The room's seats with their players' names and whether each has a live socket."""
+    """The room's seats with their players' names, whether each has a live socket and, if
+    not, since when the player is away: one statement (the per-card hot path)."""
     c = _compiled()
     with connection.cursor() as cur:
         cur.execute(c["seats"], [connection.ops.adapt_datetimefield_value(online_since), room_id])
         rows = cur.fetchall()
     return [SeatRow(index, team, user_id, public_name(username, display, anonymised),
-                    _aware(joined), bool(online))
-            for index, team, user_id, joined, username, display, anonymised, online in rows]
+                    _aware(joined), bool(online),
+                    None if online else away_since(last_open, last_closed))
+            for (index, team, user_id, joined, username, display, anonymised, online,
+                 last_open, last_closed) in rows]
 
 
 def public_name(username: str, display_name: str, anonymised_at: Any) -> str:

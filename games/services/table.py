@@ -156,7 +156,7 @@ def snapshot(t: Table, seats: list[SeatRow] | None = None) -> TableSnapshot:
         code=room.code,
         version=room.version,
         room=room_json,
-        seats=[SeatInfo(s.index, s.team, s.user_id, s.name, s.joined.isoformat())
+        seats=[SeatInfo(s.index, s.team, s.user_id, s.name, s.joined.isoformat(), s.away_since)
                for s in seats if s.index is not None],
         connected={s.user_id for s in seats if s.online},
         state=state,

@@ -81,3 +81,24 @@ def house_rules(options: Options) -> list[RuleRow]:
         )
         for key, label in LABELS.items()
     ]
+
+
+def rule_words() -> dict[str, Any]:
+    """What the table's script needs to redraw the house-rules table from `room.options` on
+    every state (static/js/views/rules.js mirrors `describe`), in the active language."""
+    return {
+        "labels": {key: str(label) for key, label in LABELS.items()},
+        "standard": Options().to_json(),
+        "seconds": str(_("%(seconds)d seconds")),
+        "off": str(_("off")), "yes": str(_("yes")), "no": str(_("no")),
+        "unlimited": str(_("unlimited")), "none": str(_("none")),
+        "house_rule": str(_("house rule")),
+        "values": {
+            "scart_forbidden": {v: describe("scart_forbidden", v)
+                                for v in ("honours", "none", "honours_and_trumps")},
+            "buob_caller": {v: describe("buob_caller", v) for v in ("any", "king_team")},
+            "regame_by": {v: describe("regame_by", v) for v in ("any", "owner")},
+            "bock_triggers": {"tie": str(_("a 36:36 tie")),
+                              "all_tricks": str(_("one team takes all 19 tricks"))},
+        },
+    }

@@ -34,6 +34,7 @@ from games.engine.errors import ErrorCode, OptionsError, TroccasError
 from games.engine.options import Options
 from games.live.protocol import too_deep
 from games.models import MatchStatus, Room
+from games.services.rooms import with_default_turn_timer
 from games.text.errors import message_for
 
 ROOMS_PER_PAGE = 50
@@ -207,7 +208,8 @@ def _logout(request: HttpRequest) -> JsonResponse:
 def _create_room(request: HttpRequest) -> JsonResponse:
     user = _require_user(request)
     data = _json_body(request)
-    options = data.get("options")
+    # No turn_seconds named: the people's default turn timer (docs/protocol.md §2).
+    options = with_default_turn_timer(data.get("options"))
     try:
         Options.from_json(options)
     except OptionsError as exc:

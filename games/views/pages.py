@@ -22,7 +22,7 @@ from games import services
 from games.forms import CreateRoomForm, HouseRulesForm
 from games.models import Announcement, FAQEntry, Match, MatchStatus, Room, Seat, Team
 from games.text.cards import card_names
-from games.text.options import house_rules
+from games.text.options import house_rules, rule_words
 from games.text.table import ui_strings
 
 # The live table's ES modules: an import map points each one at its hashed static URL, so the
@@ -114,6 +114,7 @@ def room(request: HttpRequest, code: str) -> HttpResponse:
             ],
             "running_match": running,
             "house_rules": house_rules(services.rules_of(room)),
+            "rule_words": rule_words(),
         },
     )
 

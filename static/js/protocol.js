@@ -121,6 +121,8 @@
  * @property {TeamId} team
  * @property {Player} player
  * @property {boolean} connected
+ * @property {number | null} [away_since] Unix time since which a player without a live
+ *   socket is away (the away clock); null when connected or unknown
  * @property {boolean} is_owner
  */
 
@@ -207,7 +209,11 @@
 /** @typedef {{ type: "event", version: number, events: GameEvent[] }} EventMessage */
 /** @typedef {{ type: "ack", action_id: string, version: number, duplicate: boolean }} AckMessage */
 /** @typedef {{ type: "error", code: string, message: string, action_id: string | null }} ErrorMessage */
-/** @typedef {{ type: "presence", connected: number[] }} PresenceMessage */
+/**
+ * @typedef {{ type: "presence", connected: number[],
+ *   away_since?: Record<string, number | null> }} PresenceMessage
+ *   away_since: by user id, since when each seated player without a live socket is away
+ */
 /** @typedef {{ type: "pong" }} PongMessage */
 
 /**

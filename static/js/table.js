@@ -8,6 +8,7 @@ import { fmt, h, uuid } from "./dom.js";
 import { Connection } from "./net.js";
 import { Table } from "./render.js";
 import { rulesEditor } from "./views/dialogs.js";
+import { renderRules } from "./views/rules.js";
 import { notices } from "./views/toasts.js";
 
 /**
@@ -52,6 +53,9 @@ const cfg = read("table-config");
 const S = read("table-strings");
 /** @type {Record<CardId, string>} */
 const names = read("card-names");
+const rulesTable = /** @type {HTMLTableElement | null} */ (document.getElementById("rules-table"));
+/** @type {import("./views/rules.js").RuleWords | null} */
+const ruleWords = document.getElementById("rule-words") ? read("rule-words") : null;
 const root = byId("table-app");
 
 /** @type {Metrics} */
@@ -184,7 +188,7 @@ function start() {
         }
         break;
       case "presence":
-        applyPresence(msg.connected || []);
+        applyPresence(msg.connected || [], msg.away_since || {});
         break;
       case "error":
         toast(msg.message || msg.code);
@@ -217,6 +221,7 @@ function start() {
     pendingEvents = null;
     version = msg.version;
     table.apply(msg.view, events);
+    renderRules(rulesTable, ruleWords, msg.view.room.options);
     const dt = performance.now() - t0;
     metrics.lastApplyMs = dt;
     metrics.maxApplyMs = Math.max(metrics.maxApplyMs, dt);
@@ -228,12 +233,16 @@ function start() {
     root.dataset.version = String(version);
   }
 
-  /** @param {number[]} connected the user ids with an open socket */
-  function applyPresence(connected) {
+  /**
+   * @param {number[]} connected the user ids with an open socket
+   * @param {Record<string, number | null>} away since when each seated player without one is away
+   */
+  function applyPresence(connected, away) {
     const v = table.view;
     if (!v) return;
     const ids = new Set(connected);
-    const seats = v.seats.map((s) => ({ ...s, connected: ids.has(s.player.id) }));
+    const seats = v.seats.map((s) => ({ ...s, connected: ids.has(s.player.id),
+      away_since: ids.has(s.player.id) ? null : away[String(s.player.id)] ?? s.away_since ?? null }));
     table.apply({ ...v, seats }, null);
   }
 

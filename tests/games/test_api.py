@@ -337,3 +337,33 @@ def test_errors_speak_the_requesters_language(make_user: Any) -> None:
                    HTTP_ACCEPT_LANGUAGE="fr")
     assert invalid.json() == {"code": "INVALID_OPTIONS", "message": german["INVALID_OPTIONS"],
                               "field": "options.bock"}
+
+
+# --- the people's default turn timer (issue #14 item 4) --------------------------------------
+
+@pytest.mark.parametrize("body", [{}, {"options": None}, {"options": {"bock": True}},
+                                  {"options": {"turn_seconds": None}}])
+def test_a_room_opened_without_a_turn_timer_gets_60_seconds(owner: Any,
+                                                            body: dict[str, Any]) -> None:
+    response = post(signed_in(owner), "/api/rooms", body)
+    assert response.status_code == 201
+    assert response.json()["room"]["options"]["turn_seconds"] == 60
+    assert Room.objects.get(code=response.json()["code"]).options["turn_seconds"] == 60
+
+
+def test_a_named_turn_timer_is_kept_and_0_means_off(owner: Any) -> None:
+    for seconds in (0, 15):
+        response = post(signed_in(owner), "/api/rooms", {"options": {"turn_seconds": seconds}})
+        assert response.json()["room"]["options"]["turn_seconds"] == seconds
+    # The engine and the service keep RULES.md §14's default: no timer.
+    assert services.create_room(owner).options["turn_seconds"] == 0
+
+
+def test_the_create_room_form_offers_60_seconds(owner: Any) -> None:
+    from games.forms import CreateRoomForm, HouseRulesForm
+
+    assert CreateRoomForm().fields["turn_seconds"].initial == 60
+    assert HouseRulesForm().fields["turn_seconds"].initial == 0
+    page = signed_in(owner).get("/en/rooms/new/")
+    assert page.status_code == 200
+    assert b'name="turn_seconds" value="60"' in page.content

@@ -98,7 +98,8 @@ def room(owner: Any, players: list[Any]) -> Room:
 
 
 def _rows(**filters: Any) -> int:
-    return Connection.objects.filter(**filters).count()
+    """Open sockets' rows (a user's last socket leaves a closed row: the away clock)."""
+    return Connection.objects.filter(closed_at__isnull=True, **filters).count()
 
 
 # --- 1. a sign-in that ends closes its sockets ---------------------------------------------
