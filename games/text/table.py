@@ -117,9 +117,14 @@ def ui_strings() -> dict[str, str]:
                                "king's player can still play that jack."),
         "buob_refused": _("%(caller)s called BUOB: refused, for the kings on the table nobody "
                           "but the king's player can still play the jack."),
-        "mode_FORCED": _("forced jack play"),
-        "mode_DEFERRED": _("deferred exchange"),
-        "mode_SELF": _("self-BUOB"),
+        # Keyed by the engine's BuobMode values ("forced", "deferred", "self").
+        "mode_forced": _("forced jack play"),
+        "mode_deferred": _("deferred exchange"),
+        "mode_self": _("self-BUOB"),
+        # The exchange at the trick's completion (RULES §8): the returned card was face up.
+        "buob_exchange": _("BUOB exchange: %(card)s went back to %(name)s, %(jack)s came in."),
+        "buob_jack_in": _("BUOB: %(name)s played the called jack, %(jack)s."),
+        "regame_already": _("The next deal is already on."),
         "buob_forced_you": _("BUOB was called on you: you must play the called jack."),
         "narr_debt": _("Narr debt"),
         "narr_pending": _("Narr debt: %(debtor)s owes %(creditor)s a card."),

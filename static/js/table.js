@@ -119,6 +119,9 @@ function start() {
   let pendingEvents = null;
   /** @type {Map<string, (() => void) | null>} action_id → callback when answered */
   const pending = new Map();
+  /** The type of each command still waiting for its answer, by action_id.
+   *  @type {Map<string, CommandType>} */
+  const sentTypes = new Map();
 
   // --- the owner's house-rule editor (the server-rendered form, filled from the view) --------
 
@@ -191,7 +194,13 @@ function start() {
         applyPresence(msg.connected || [], msg.away_since || {});
         break;
       case "error":
-        toast(msg.message || msg.code);
+        if (msg.action_id && sentTypes.get(msg.action_id) === "regame"
+          && (msg.code === "STALE_VERSION" || msg.code === "WRONG_PHASE")) {
+          // Two players pressed Regame together: the other press started the next deal.
+          toast(S.regame_already, "info");
+        } else {
+          toast(msg.message || msg.code);
+        }
         answered(msg.action_id);
         break;
       case "ack":
@@ -207,6 +216,7 @@ function start() {
     if (!actionId || !pending.has(actionId)) return;
     const done = pending.get(actionId);
     pending.delete(actionId);
+    sentTypes.delete(actionId);
     if (done) done();
   }
 
@@ -261,6 +271,7 @@ function start() {
       return;
     }
     pending.set(actionId, done);
+    sentTypes.set(actionId, type);
   }
 
   // --- keyboard shortcuts ----------------------------------------------------------------------

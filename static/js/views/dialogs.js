@@ -20,8 +20,10 @@ export function lastTrickPanel(t, last) {
   return h("div.last-trick", { role: "dialog", "aria-label": S.last_trick },
     h("div.last-head", null, h("strong", null, `${S.last_trick} · ${fmt(S.trick_n, { n: last.number })}`),
       h("button.link-button", { type: "button", onclick: () => t.toggleLast(false) }, S.close)),
-    h("div.last-cards", null, last.cards.map(([seat, id]) => h(`figure${seat === last.winner ? ".winner" : ""}`, null,
+    h("div.last-cards", null, last.cards.map(([seat, id]) => h(`figure${seat === last.winner ? ".winner" : ""}${last.buob && last.buob.returned_card && id === `${last.buob.suit}J` ? ".buob-jack" : ""}`, null,
       t.card(id), h("figcaption", null, t.name(seat))))),
+    last.buob ? h("p.last-buob", null, h("span", null, t.buobText(last.buob)), " ",
+      h("span.buob-exchange", null, t.exchangeText(last.buob))) : null,
     h("p", null, fmt(S.won_by, { name: t.name(winner) })));
 }
 

@@ -174,6 +174,20 @@ export class Scene {
       target: this.name(call.target), mode: S[`mode_${call.mode}`] });
   }
 
+  /**
+   * What the BUOB of a completed trick did: which card went back to whom and which jack came
+   * in ("" while the trick is open or without a call).
+   * @param {{ suit: Suit, target: number, mode: BuobMode, returned_card?: CardId | null } | null | undefined} call
+   */
+  exchangeText(call) {
+    if (!call || call.returned_card === undefined) return "";
+    const S = this.S;
+    const jack = this.cardName(`${call.suit}J`);
+    if (call.returned_card === null) return fmt(S.buob_jack_in, { name: this.name(call.target), jack });
+    return fmt(S.buob_exchange, { card: this.cardName(call.returned_card),
+      name: this.name(call.target), jack });
+  }
+
   /** @param {TeamNumbers} points */
   resultText(points) {
     const S = this.S;
@@ -189,8 +203,5 @@ export class Scene {
  * @param {number | null} seat
  */
 export function forcedOn(call, seat) {
-  // @ts-expect-error: the engine sends the mode in lower case ("forced", BuobMode), so this
-  // comparison never holds and no forced-jack hint is shown. Kept as it was (no behaviour
-  // change in the ES-module split); the fix is `=== "forced"`, and then this line goes.
-  return !!call && call.mode === "FORCED" && call.target === seat;
+  return !!call && call.mode === "forced" && call.target === seat;
 }

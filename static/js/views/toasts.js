@@ -67,6 +67,12 @@ export function announceEvents(t, events) {
       t.ctx.announce(fmt(S.trick_won_by, { name: t.name(e.winner) }));
     } else if (e.type === "buob_called") {
       t.ctx.announce(t.buobText(e));
+    } else if (e.type === "buob_resolved") {
+      // The exchange at the trick's completion, in words: which card went back, which jack came in.
+      const jack = t.cardName(e.jack);
+      t.ctx.announce(e.returned_card
+        ? fmt(S.buob_exchange, { card: t.cardName(e.returned_card), name: t.name(e.target), jack })
+        : fmt(S.buob_jack_in, { name: t.name(e.target), jack }));
     } else if (e.type === "buob_refused" && e.caller !== t.current.seat) {
       // Public (RULES §8): everyone learns that nobody could answer; the caller has the error.
       const who = t.name(e.caller);

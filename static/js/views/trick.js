@@ -83,6 +83,9 @@ export function renderCenter(t) {
         : fmt(S.wait_scart, { name: t.name(v.dealer) })));
     } else if (v.phase === "PLAY" && trick) {
       const cards = trick.cards || [];
+      // The call of this trick: the open trick's, or the held trick's with its exchange.
+      const call = hold ? trick.buob : (trick.buob || (v.buob && v.buob.call));
+      const exchanged = call && call.returned_card ? call : null;
       const sweeping = hold && hold.sweeping;
       // A held trick is a completed one: it has its winner.
       const winner = /** @type {number} */ (trick.winner);
@@ -91,7 +94,9 @@ export function renderCenter(t) {
         cards.map(([seat, id]) => {
           const entering = !hold && t.entering.has(id) && !reducedMotion();
           const win = hold && trick.winner === seat;
-          return h(`div.slot-card.at-${t.pos(seat)}${entering ? `.enter-${t.pos(seat)}` : ""}${win ? ".winner" : ""}`,
+          // The jack a BUOB exchange brought in: marked (and, motion allowed, flipped in).
+          const swapped = hold && exchanged && id === `${exchanged.suit}J`;
+          return h(`div.slot-card.at-${t.pos(seat)}${entering ? `.enter-${t.pos(seat)}` : ""}${win ? ".winner" : ""}${swapped ? ".buob-jack" : ""}`,
             { role: "listitem" }, t.card(id, { label: `${t.name(seat)}: ${t.cardName(id)}` }));
         })));
       const notes = [h("span.trick-no", null, fmt(S.trick_n, { n: trick.number }))];
@@ -101,8 +106,12 @@ export function renderCenter(t) {
         notes.push(h("span", null, fmt(S.led_suit, { suit: S[`suit_${trick.led}`] })));
       }
       parts.push(h("div.center-note.small", null, notes));
-      const call = v.buob && v.buob.call;
-      if (call && !hold) parts.push(h("div.buob-call", { role: "status" }, t.buobText(call)));
+      // Said by the announcer (toasts.js), so not a live region itself.
+      if (call) {
+        const exchange = t.exchangeText(call);
+        parts.push(h(`div.buob-call${hold ? ".resolved" : ""}`, null, h("span", null, t.buobText(call)),
+          exchange ? h("span.buob-exchange", null, exchange) : null));
+      }
     }
     if (t.showLast && v.last_trick) parts.push(lastTrickPanel(t, v.last_trick));
     t.entering = new Set();
