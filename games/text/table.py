@@ -33,6 +33,14 @@ def ui_strings() -> dict[str, str]:
         "dealer": _("dealer"),
         "connected": _("connected"),
         "away": _("away"),
+        # The away clock (issue #14): "away 0:45", counting up from the seat's away_since.
+        "away_for": _("away %(time)s"),
+        "away_now": _("%(name)s is away."),
+        "back_now": _("%(name)s is back."),
+        # The turn timer's automatic moves, told to everyone; the Scart's cards are never named.
+        "auto_played": _("The timer played %(card)s for %(name)s."),
+        "auto_pass": _("The timer dealt pass %(n)s for %(name)s."),
+        "auto_scart": _("The timer discarded the Scart for %(name)s."),
         "free_seat": _("Free seat"),
         "take_seat": _("Take this seat"),
         "leave_seat": _("Leave seat"),

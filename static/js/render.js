@@ -7,6 +7,7 @@
 
 import { forget, h, onNarrowChange } from "./dom.js";
 import { pressAction, renderActions } from "./views/actions.js";
+import { announcePresence, awayTick } from "./views/away.js";
 import { cardChosen, handKey, renderHand } from "./views/hand.js";
 import { renderLobby } from "./views/lobby.js";
 import { POS, Scene } from "./views/scene.js";
@@ -110,6 +111,7 @@ export class Table extends Scene {
     this.busyUntil = 0;
     trackTrick(this, prev, view);
     this.render();
+    announcePresence(this, prev, view);
     if (events) announceEvents(this, events);
     if (view.actions.play && !(prev && prev.actions.play)) this.ctx.announce(this.S.your_turn);
   }
@@ -127,6 +129,7 @@ export class Table extends Scene {
     this.tableEl.hidden = lobby;
     if (lobby) {
       renderLobby(this);
+      awayTick(this);
       return;
     }
     this.renderBar();
@@ -137,6 +140,7 @@ export class Table extends Scene {
     this.renderHand();
     renderOverlay(this);
     tick(this);
+    awayTick(this);
   }
 
   // The regions the views redraw on their own, between two views of the server.

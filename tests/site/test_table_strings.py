@@ -43,3 +43,28 @@ def test_the_js_builds_mode_keys_from_the_engine_values() -> None:
     assert "@ts-expect-error" not in (ROOT / "static/js/views/scene.js").read_text()
     for key in re.findall(r"S\.(buob_\w+|mode_\w+|regame_already)", source):
         assert key in ui_strings(), key
+
+
+AWAY_KEYS = ("away_for", "away_now", "back_now", "auto_played", "auto_pass", "auto_scart")
+
+
+@pytest.mark.parametrize("language", ["rm", "de", "fr"])
+def test_the_away_and_timer_words_are_translated(language: str) -> None:
+    """Issue #14 item 3: the away clock and the timer's automatic moves, in every language,
+    with the placeholders the script fills in."""
+    with translation.override("en"):
+        en = ui_strings()
+    with translation.override(language):
+        s = ui_strings()
+    for key in AWAY_KEYS:
+        assert s[key] and s[key] != en[key], (language, key)
+        assert set(re.findall(r"%\((\w+)\)s", s[key])) == set(
+            re.findall(r"%\((\w+)\)s", en[key])), (language, key)
+    # The Scart's cards are never named to others.
+    assert "%(card" not in en["auto_scart"]
+
+
+def test_the_js_uses_the_away_and_timer_words() -> None:
+    source = "\n".join(p.read_text() for p in JS)
+    for key in AWAY_KEYS:
+        assert f"S.{key}" in source, key

@@ -3,6 +3,7 @@
 // owner's panel (house rules, visibility, spectators, closing the room).
 
 import { fmt, h, patch } from "../dom.js";
+import { awayChip } from "./away.js";
 import { team } from "./scene.js";
 
 /**
@@ -70,7 +71,8 @@ export function renderLobby(t) {
           t.dot(s.connected),
           h("strong", null, s.player.name),
           isMe ? h("span.chip.chip-you", null, S.you) : null,
-          s.is_owner ? h("span.chip.chip-owner", null, "★ ", S.owner) : null),
+          s.is_owner ? h("span.chip.chip-owner", null, "★ ", S.owner) : null,
+          awayChip(t, s)),
         controls.length ? h("span.slot-controls", null, controls) : null);
     };
     /**

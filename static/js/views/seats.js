@@ -1,8 +1,9 @@
 // @ts-check
 // The four name plates around the felt: name, connection, team, dealer, turn and timer, the
-// number of cards in hand and a card back for the other players.
+// away clock, the number of cards in hand and a card back for the other players.
 
 import { fmt, h, patch } from "../dom.js";
+import { awayChip } from "./away.js";
 import { POS, team } from "./scene.js";
 
 /** @import { Table } from "../render.js" */
@@ -41,6 +42,7 @@ export function renderSeat(t, s) {
               h("span.visually-hidden", null, S.scart_pile)) : null,
           !isMe ? h("span.count", null, fmt(v.hand_counts[s] === 1 ? S.cards_count_one : S.cards_count, { n: v.hand_counts[s] })) : null,
           turn ? h("span.chip.chip-turn", null, S.on_turn) : null,
+          awayChip(t, info),
           showTimer ? h("span.chip.chip-timer", { "data-countdown": "seconds_left" }) : null)),
       !isMe && v.hand_counts[s] > 0 ? h("span.mini-backs", { "aria-hidden": "true" },
         t.back({ label: "" })) : null);

@@ -1,8 +1,9 @@
 // @ts-check
 // The table's words about itself: the connection banner, the status line under the felt
-// (whose turn, what to do), and the countdowns of the reveal window and the turn timer.
+// (whose turn, what to do, and whether that player is away), and the countdowns of the reveal window and the turn timer.
 
 import { fmt } from "../dom.js";
+import { awayChip } from "./away.js";
 import { forcedOn } from "./scene.js";
 
 /** @import { Table } from "../render.js" */
@@ -22,13 +23,18 @@ export function renderStatus(t) {
   const v = t.current;
   const S = t.S;
   let text = "";
+  /** @type {number | null} whose move the line names, if it names one (for the away note) */
+  let waitingOn = null;
   if (v.phase === "PLAY") {
+    if (!v.actions.play) waitingOn = v.turn;
     text = v.actions.play ? S.your_turn : fmt(S.turn_of, { name: t.name(/** @type {number} */ (v.turn)) });
     const call = v.buob && v.buob.call;
     if (forcedOn(call, v.seat) && v.seat !== null) text = S.buob_forced_you;
   } else if (v.phase === "DEALING") {
+    if (!v.actions.deal) waitingOn = v.dealer;
     text = v.actions.deal ? S.your_deal : fmt(S.wait_deal, { name: t.name(v.dealer) });
   } else if (v.phase === "SCART") {
+    if (!v.actions.scart) waitingOn = v.dealer;
     text = v.actions.scart ? S.scart_hint : fmt(S.wait_scart, { name: t.name(v.dealer) });
   } else if (v.phase === "REVEAL") {
     text = S.reveal_title;
@@ -38,7 +44,14 @@ export function renderStatus(t) {
     text = S.match_over;
   }
   if (v.seat === null) text = `${text} ${S.spectating}`.trim();
-  t.status.textContent = text;
+  // "Mario to play — away 0:45": never name an away player's turn without the away note.
+  const away = waitingOn === null ? null : awayChip(t, t.seatInfo(waitingOn));
+  if (away) {
+    text = text.replace(/[.。]\s*$/, "");
+    t.status.replaceChildren(`${text} — `, away);
+  } else {
+    t.status.textContent = text;
+  }
   t.status.classList.toggle("mine", !!(v.actions.play || v.actions.deal || v.actions.scart));
 }
 

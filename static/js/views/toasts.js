@@ -54,14 +54,23 @@ export function notices({ live, liveAlert, toasts }) {
 }
 
 /**
- * Announce what others did (plays, tricks, BUOB calls and refused ones, scores, the match's end).
+ * Announce what others did (plays, the turn timer's automatic moves, tricks, BUOB calls and
+ * refused ones, scores, the match's end).
  * @param {Table} t
  * @param {GameEvent[]} events
  */
 export function announceEvents(t, events) {
   const S = t.S;
   for (const e of events) {
-    if (e.type === "card_played" && e.seat !== t.current.seat) {
+    if (e.type === "card_played" && e.auto) {
+      // The turn timer's moves are told to everyone, the player it moved for included.
+      t.ctx.toast(fmt(S.auto_played, { card: t.cardName(e.card), name: t.name(e.seat) }), "info");
+    } else if (e.type === "pass_dealt" && e.auto) {
+      t.ctx.toast(fmt(S.auto_pass, { n: e.pass, name: t.name(t.current.dealer) }), "info");
+    } else if (e.type === "scart_discarded" && e.auto) {
+      // Only the dealer's own event carries the cards: the sentence never names them.
+      t.ctx.toast(fmt(S.auto_scart, { name: t.name(e.dealer) }), "info");
+    } else if (e.type === "card_played" && e.seat !== t.current.seat) {
       t.ctx.announce(fmt(S.played, { name: t.name(e.seat), card: t.cardName(e.card) }));
     } else if (e.type === "trick_won") {
       t.ctx.announce(fmt(S.trick_won_by, { name: t.name(e.winner) }));

@@ -1,0 +1,78 @@
+// @ts-check
+// The away clock (issue #14): a seated player without a live socket shows "away 0:45" on their
+// plate (and after their name in the status line), counting up from the seat's `away_since`.
+// One timer serves the whole table; it stops when nobody is away. Leaving and coming back are
+// announced to screen readers.
+
+import { fmt, h } from "../dom.js";
+
+/**
+ * @import { Table } from "../render.js"
+ * @import { SeatInfo, View } from "../protocol.js"
+ */
+
+/** @type {number | undefined} */
+let awayTimer;
+
+/**
+ * "0:45", "12:03", "1:02:03": the time since `since` (Unix seconds).
+ * @param {number} since
+ */
+export function awayClock(since) {
+  const d = Math.max(0, Math.floor(Date.now() / 1000 - since));
+  const s = String(d % 60).padStart(2, "0");
+  const m = Math.floor(d / 60) % 60;
+  const hours = Math.floor(d / 3600);
+  return hours ? `${hours}:${String(m).padStart(2, "0")}:${s}` : `${m}:${s}`;
+}
+
+/**
+ * Whether seat `info` is away, with the instant it left (null: connected or never came).
+ * @param {SeatInfo | null} info
+ * @returns {number | null}
+ */
+export function awaySince(info) {
+  return info && !info.connected && typeof info.away_since === "number" ? info.away_since : null;
+}
+
+/**
+ * The away notice of a seat: a chip the table's timer keeps counting; null if not away.
+ * @param {Table} t
+ * @param {SeatInfo | null} info
+ */
+export function awayChip(t, info) {
+  const since = awaySince(info);
+  if (since === null) return null;
+  return h("span.chip.chip-away", { dataset: { awaySince: since }, title: t.S.away },
+    fmt(t.S.away_for, { time: awayClock(since) }));
+}
+
+/**
+ * Refresh every away clock on the page now, and every second while any is shown.
+ * @param {Table} t
+ */
+export function awayTick(t) {
+  clearTimeout(awayTimer);
+  awayTimer = undefined;
+  const nodes = /** @type {NodeListOf<HTMLElement>} */ (t.root.querySelectorAll("[data-away-since]"));
+  if (nodes.length === 0) return;
+  for (const n of nodes) {
+    n.textContent = fmt(t.S.away_for, { time: awayClock(Number(n.dataset.awaySince)) });
+  }
+  awayTimer = setTimeout(() => awayTick(t), 1000 - (Date.now() % 1000) + 20);
+}
+
+/**
+ * Announce the seated players who left or came back between `prev` and `view`.
+ * @param {Table} t
+ * @param {View | null} prev
+ * @param {View} view
+ */
+export function announcePresence(t, prev, view) {
+  if (!prev) return;
+  for (const s of view.seats || []) {
+    const was = (prev.seats || []).find((p) => p.player.id === s.player.id);
+    if (!was || was.connected === s.connected || s.player.id === t.me()) continue;
+    t.ctx.announce(fmt(s.connected ? t.S.back_now : t.S.away_now, { name: s.player.name }));
+  }
+}
