@@ -1,5 +1,6 @@
-"""Fixtures for live-table tests: a seeded deck instead of the CSPRNG, a channel layer per test,
-and the replay check after every test. The people are tests/conftest.py's (tests/personas.py)."""
+"""Fixtures for live-table tests: a seated table, a seeded deck instead of the CSPRNG, a channel
+layer per test, and the replay check after every test. The people are tests/conftest.py's
+(tests/personas.py)."""
 
 from __future__ import annotations
 
@@ -21,6 +22,17 @@ def _fresh_channel_layer() -> Iterator[None]:
     channel_layers.backends.clear()
     yield
     channel_layers.backends.clear()
+
+
+@pytest.fixture
+def table(owner: Any, players: list[Any]) -> tuple[str, dict[int, Any]]:
+    """A room with the four players seated (tests/personas.py) and its seats by index; a test
+    module that needs the table further on defines its own `table`."""
+    from tests import personas
+    from tests.games import tables
+
+    room = tables.seat_table(owner, players)
+    return room.code, personas.by_seat(owner, players)
 
 
 @pytest.fixture

@@ -22,11 +22,6 @@ pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True),
               pytest.mark.timeout(60)]
 
 
-@pytest.fixture
-def table(owner: Any, players: list[Any]) -> tuple[str, dict[int, Any]]:
-    room = tables.seat_table(owner, players)
-    return room.code, {0: owner, 1: players[0], 2: players[1], 3: players[2]}
-
 
 def _seat(view: dict[str, Any], index: int) -> dict[str, Any]:
     return next(s for s in view["seats"] if s["index"] == index)

@@ -14,16 +14,10 @@ from games import services
 from games.engine import PLAY, legal_actions
 from games.models import Connection, Match, Room, Round, RoundAction, Seat
 from games.services import sql as hot_sql
-from tests import personas
 from tests.games import tables
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(60)]
 
-
-@pytest.fixture
-def table(owner: Any, players: list[Any]) -> tuple[str, dict[int, Any]]:
-    room = tables.seat_table(owner, players)
-    return room.code, personas.by_seat(owner, players)
 
 
 def _fields(obj: Any) -> dict[str, Any]:

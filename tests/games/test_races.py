@@ -60,11 +60,6 @@ def assert_contiguous(code: str) -> None:
         assert seqs == list(range(1, len(seqs) + 1))
 
 
-@pytest.fixture
-def table(owner: Any, players: list[Any]) -> tuple[str, dict[int, Any]]:
-    room = tables.seat_table(owner, players)
-    return room.code, {0: owner, 1: players[0], 2: players[1], 3: players[2]}
-
 
 def test_same_action_from_eight_threads_is_applied_once(
         table: tuple[str, dict[int, Any]]) -> None:

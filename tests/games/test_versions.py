@@ -28,11 +28,6 @@ pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True),
               pytest.mark.timeout(60)]
 
 
-@pytest.fixture
-def table(owner: Any, players: list[Any]) -> tuple[str, dict[int, Any]]:
-    room = tables.seat_table(owner, players)
-    return room.code, {0: owner, 1: players[0], 2: players[1], 3: players[2]}
-
 
 def _rows(code: str, user: Any, action_id: str) -> int:
     room = Room.objects.get(code=code)
