@@ -13,6 +13,7 @@ import json
 import re
 import uuid
 from contextlib import ExitStack
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -228,10 +229,14 @@ def test_a_buob_call_and_its_exchange_are_shown_in_words(browser: Any, site_serv
         latest = command(seats, turn, "play_card", card=turn.view["legal_cards"][0])
     last = pages[seats[0].view["turn"]]
     wait_version(last, latest)
+    # The pages' clocks stop, so the held trick stays on show for the screenshots.
+    for page in pages:
+        page.clock.install()
+        page.clock.pause_at(datetime.now() + timedelta(seconds=1))
     legal = last.locator(".hand button.card:not([aria-disabled=true])")
     latest = act(last, lambda: click_card(legal.first))
 
-    # The held trick: the call and what it did, on every screen (read first, the hold is short).
+    # The held trick: the call and what it did, on every screen .
     held_texts = []
     for page in pages:
         wait_version(page, latest)
@@ -244,6 +249,7 @@ def test_a_buob_call_and_its_exchange_are_shown_in_words(browser: Any, site_serv
         assert any(S[f"mode_{m.value}"] in note for m in BuobMode), note
     for i, page in enumerate(pages):
         shot(page, artifacts, f"buob-held-{sizes[i]}-{languages[i]}")
+        page.clock.resume()
 
     # And in the last-trick panel.
     for page, language, size in zip(pages, languages, sizes, strict=True):
