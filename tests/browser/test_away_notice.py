@@ -61,7 +61,11 @@ def test_an_away_seat_shows_a_counting_clock(browser: Any, site_server: str, art
         assert "Anna" in slot.inner_text()
         first = chip.inner_text()
         assert first.startswith("away "), first
-        owner.wait_for_timeout(1500)
+        # The clock moves on within a few seconds (polled: a loaded machine may run the page's
+        # one-second timer late, which is no fault of the clock).
+        owner.wait_for_function(
+            "([sel, first]) => { const n = document.querySelector(sel);"
+            " return n && n.textContent !== first; }", arg=[AWAY, first], timeout=8000)
         second = chip.inner_text()
         assert clock_seconds(second) > clock_seconds(first), (first, second)
         owner.wait_for_function("document.getElementById('live').textContent"
