@@ -28,6 +28,7 @@ from tests.browser.test_table import (
     PLAYERS,
     act,
     click_card,
+    join_and_sit,
     shot,
     sign_up,
     version,
@@ -67,12 +68,7 @@ def open_table(browser: Any, base: str) -> tuple[list[Any], list[Any], str]:
     owner.wait_for_selector(f"{APP}[data-state=live]")
     code = owner.url.rstrip("/").rsplit("/", 1)[-1]
     invite = owner.input_value("#invite-link")
-    for page, (_name, language, team) in zip(pages[1:], PLAYERS[1:], strict=True):
-        page.goto(invite)
-        page.wait_for_url(re.compile(rf"/{language}/rooms/"))
-        page.wait_for_selector(f"{APP}[data-state=live] .lobby")
-        act(page, lambda p=page, t=team: p.click(
-            f".team-col.team-{t.lower()} [data-action=take-seat] >> nth=0"))
+    join_and_sit(pages[1:], invite)
     owner.wait_for_function("!document.querySelector('[data-action=start]').disabled")
     latest = act(owner, lambda: owner.click("[data-action=start]"))
     for page in pages:

@@ -77,6 +77,16 @@ def sign_up(context: Any, base: str, name: str, language: str) -> Any:
     return page
 
 
+def join_and_sit(pages: list[Any], invite: str) -> None:
+    """PLAYERS[1:] follow the invite link (each lands in their own language) and sit down."""
+    for page, (_name, language, team) in zip(pages, PLAYERS[1:], strict=True):
+        page.goto(invite)
+        page.wait_for_url(re.compile(rf"/{language}/rooms/"))
+        page.wait_for_selector(f"{APP}[data-state=live] .lobby")
+        act(page, lambda p=page, t=team: p.click(
+            f".team-col.team-{t.lower()} [data-action=take-seat] >> nth=0"))
+
+
 def shot(page: Any, artifacts: Path, name: str) -> None:
     page.screenshot(path=str(artifacts / "screenshots" / f"{name}.png"), full_page=True)
 
@@ -127,12 +137,7 @@ def test_four_players_play_a_deal_in_the_browser(browser: Any, site_server: str,
     invite = owner.input_value("#invite-link")
 
     # The others follow the invite link and take their seats.
-    for page, (_name, language, team) in zip(pages[1:], PLAYERS[1:], strict=True):
-        page.goto(invite)
-        page.wait_for_url(re.compile(rf"/{language}/rooms/"))
-        page.wait_for_selector(f"{APP}[data-state=live] .lobby")
-        act(page, lambda p=page, t=team: p.click(
-            f".team-col.team-{t.lower()} [data-action=take-seat] >> nth=0"))
+    join_and_sit(pages[1:], invite)
     start = owner.locator("[data-action=start]")
     start.wait_for()
     owner.wait_for_function("!document.querySelector('[data-action=start]').disabled")
