@@ -129,8 +129,9 @@ def test_the_sheet_the_replay_and_same_four_again(browser: Any, site_server: str
         row.first.wait_for()
         assert row.count() == 1
         cells = row.first.locator("td")
-        assert cells.nth(0).inner_text() == str(deal["points"][0])
-        assert cells.nth(1).inner_text() == str(deal["points"][1])
+        for i in (0, 1):
+            assert cells.nth(i).locator(".sheet-points").inner_text() == str(deal["points"][i])
+            assert str(deal["running"][i]) in cells.nth(i).locator(".sheet-running").inner_text()
         S = words(language)
         assert cells.nth(2).inner_text() == (S["bock_double"] if deal["bock"] else "—")
         narr = cells.nth(3).inner_text()

@@ -87,7 +87,8 @@ export function renderOverlay(t) {
       if (owner && v.actions.new_match) {
         buttons.push(h("button.button.button-secondary", { type: "button", "data-action": "new-match",
           onclick: () => t.ctx.command("new_match") }, S.new_match));
-      } else {
+      } else if (!v.actions.new_match) {
+        // A spectator: the players decide what comes next.
         buttons.push(h("p.muted", null, S.wait_new_match));
       }
     } else if (v.actions.regame) {
@@ -107,15 +108,21 @@ export function renderOverlay(t) {
 }
 
 /**
- * The match deal by deal: card points of both teams (with what a Bock deal added), the Narr
- * debt, the BUOB calls and the running totals; the last row is the final total.
+ * The match deal by deal: card points of both teams (a Bock deal's doubled) with the running
+ * totals under them, the Bock, the Narr debt and the BUOB calls; the last row is the final total.
  * @param {Table} t
  * @param {SheetDeal[]} deals
  */
 function dealsTable(t, deals) {
   const S = t.S;
-  /** @param {[number, number]} points @param {number} i @param {boolean} bock */
-  const cell = (points, i, bock) => (bock ? `${points[i]} ×2` : String(points[i]));
+  /**
+   * A team's card points (×2 in a Bock deal) and, under them, the match total so far.
+   * @param {SheetDeal} d
+   * @param {number} i
+   */
+  const cell = (d, i) => h("td", null, h("span.sheet-points", null, d.bock ? `${d.points[i]} ×2` : String(d.points[i])),
+    h("span.sheet-running", { title: S.col_running }, h("span.visually-hidden", null, `${S.col_running}: `),
+      `Σ ${d.running[i]}`));
   const body = deals.map((d) => {
     const narr = d.narr_debt
       ? fmt(d.narr_debt.status === "settled" ? S.narr_settled : S.narr_pending,
@@ -129,17 +136,15 @@ function dealsTable(t, deals) {
     }) : "—";
     return h(`tr${d.bock ? ".bock" : ""}`, { "data-deal": d.number },
       h("th", { scope: "row" }, fmt(S.deal_n, { n: d.number })),
-      h("td", null, cell(d.points, 0, d.bock)),
-      h("td", null, cell(d.points, 1, d.bock)),
+      cell(d, 0),
+      cell(d, 1),
       h("td.sheet-bock", null, d.bock ? S.bock_double : "—"),
       h("td.sheet-narr", null, narr),
-      h("td.sheet-buob-calls", null, calls),
-      h("td", null, `${d.running[0]} : ${d.running[1]}`));
+      h("td.sheet-buob-calls", null, calls));
   });
   const last = deals[deals.length - 1];
   const final = last ? h("tr.total", null, h("th", { scope: "row" }, S.score_total),
-    h("td", null, last.running[0]), h("td", null, last.running[1]),
-    h("td", { colspan: 3 }), h("td", null, `${last.running[0]} : ${last.running[1]}`)) : null;
+    h("td", null, last.running[0]), h("td", null, last.running[1]), h("td", { colspan: 3 })) : null;
   return h("div.sheet-deals", null,
     h("h3", { id: "deals-title" }, S.deals_title),
     h("table.score-sheet.match-deals", { "aria-labelledby": "deals-title" },
@@ -149,7 +154,6 @@ function dealsTable(t, deals) {
         h("th.team-b", { scope: "col" }, t.teamName("B")),
         h("th", { scope: "col" }, S.col_bock),
         h("th", { scope: "col" }, S.narr_debt),
-        h("th", { scope: "col" }, S.buob),
-        h("th", { scope: "col" }, S.col_running))),
+        h("th", { scope: "col" }, S.buob))),
       h("tbody", null, body, final)));
 }
