@@ -109,7 +109,9 @@ export function renderOverlay(t) {
 
 /**
  * The match deal by deal: card points of both teams (a Bock deal's doubled) with the running
- * totals under them, the Bock, the Narr debt and the BUOB calls; the last row is the final total.
+ * totals under them and the Bock; under a deal, its Narr debt and BUOB calls in words (a row
+ * of their own, so the table stays four columns wide on a phone); the last row is the final
+ * total.
  * @param {Table} t
  * @param {SheetDeal[]} deals
  */
@@ -123,28 +125,30 @@ function dealsTable(t, deals) {
   const cell = (d, i) => h("td", null, h("span.sheet-points", null, d.bock ? `${d.points[i]} ×2` : String(d.points[i])),
     h("span.sheet-running", { title: S.col_running }, h("span.visually-hidden", null, `${S.col_running}: `),
       `Σ ${d.running[i]}`));
-  const body = deals.map((d) => {
-    const narr = d.narr_debt
-      ? fmt(d.narr_debt.status === "settled" ? S.narr_settled : S.narr_pending,
-        { debtor: t.teamName(d.narr_debt.debtor), creditor: t.teamName(d.narr_debt.creditor) })
-      : "—";
-    const calls = d.buob.length ? d.buob.map((c) => {
+  const body = deals.flatMap((d) => {
+    const notes = [];
+    if (d.narr_debt) {
+      notes.push(h("p.sheet-narr", null, fmt(d.narr_debt.status === "settled" ? S.narr_settled : S.narr_pending,
+        { debtor: t.teamName(d.narr_debt.debtor), creditor: t.teamName(d.narr_debt.creditor) })));
+    }
+    for (const c of d.buob) {
       /** @type {TeamId} */
       const callers = c.caller % 2 === 0 ? "A" : "B";
       const took = c.won ? callers : callers === "A" ? "B" : "A";
-      return h("span.sheet-buob", null, t.buobText(c), " ", fmt(S.buob_took, { team: t.teamName(took) }));
-    }) : "—";
-    return h(`tr${d.bock ? ".bock" : ""}`, { "data-deal": d.number },
+      notes.push(h("p.sheet-buob", null, t.buobText(c), " ", fmt(S.buob_took, { team: t.teamName(took) })));
+    }
+    const row = h(`tr.sheet-deal${d.bock ? ".bock" : ""}`, { "data-deal": d.number },
       h("th", { scope: "row" }, fmt(S.deal_n, { n: d.number })),
       cell(d, 0),
       cell(d, 1),
-      h("td.sheet-bock", null, d.bock ? S.bock_double : "—"),
-      h("td.sheet-narr", null, narr),
-      h("td.sheet-buob-calls", null, calls));
+      h("td.sheet-bock", null, d.bock ? S.bock_double : "—"));
+    return notes.length
+      ? [row, h("tr.sheet-notes", { "data-notes-for": d.number }, h("td", { colspan: 4 }, notes))]
+      : [row];
   });
   const last = deals[deals.length - 1];
   const final = last ? h("tr.total", null, h("th", { scope: "row" }, S.score_total),
-    h("td", null, last.running[0]), h("td", null, last.running[1]), h("td", { colspan: 3 })) : null;
+    h("td", null, last.running[0]), h("td", null, last.running[1]), h("td")) : null;
   return h("div.sheet-deals", null,
     h("h3", { id: "deals-title" }, S.deals_title),
     h("table.score-sheet.match-deals", { "aria-labelledby": "deals-title" },
@@ -152,8 +156,6 @@ function dealsTable(t, deals) {
         h("th", { scope: "col" }, S.col_deal),
         h("th.team-a", { scope: "col" }, t.teamName("A")),
         h("th.team-b", { scope: "col" }, t.teamName("B")),
-        h("th", { scope: "col" }, S.col_bock),
-        h("th", { scope: "col" }, S.narr_debt),
-        h("th", { scope: "col" }, S.buob))),
+        h("th", { scope: "col" }, S.col_bock))),
       h("tbody", null, body, final)));
 }
