@@ -91,7 +91,8 @@ def check_replay(page: Any, language: str, called: bool, artifacts: Path, size: 
     if called:
         # The trick of the call: the call and what it did, in the table's words.
         page.evaluate(f"""() => {{ const r = {replay};
-            r.show(r.frames.findIndex((f) => f.trick && f.trick.buob && f.trick.winner !== null)); }}""")
+            r.show(r.frames.findIndex((f) => f.trick && f.trick.buob
+                                      && f.trick.winner !== null)); }}""")
         note = page.locator(".replay-buob").inner_text()
         S = words(language)
         assert "undefined" not in note

@@ -102,7 +102,11 @@ export function renderOverlay(t) {
           onclick: () => t.ctx.command("end_match") }, S.end_match));
       }
     }
-    parts.push(h("div.overlay-actions", null, buttons));
+    const actions = h("div.overlay-actions", null, buttons);
+    // At the end of a match the way on (replay, same four again) comes right after the result
+    // and the deal list, above this last deal's own scoring.
+    if (v.phase === "MATCH_OVER") parts.splice(v.match && v.match.deals ? 2 : 1, 0, actions);
+    else parts.push(actions);
     return h("div.sheet", { role: "region", "aria-labelledby": "score-title" }, parts);
   });
 }
