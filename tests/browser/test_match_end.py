@@ -150,6 +150,15 @@ def test_the_sheet_the_replay_and_same_four_again(browser: Any, site_server: str
         assert page.locator("[data-action=same-four]").is_visible()
         shot(page, artifacts, f"match-end-sheet-{size}-{language}")
     assert called == bool(deal["buob"])
+    # Figures (reported, not asserted): the match-over view's size with its deal list, and a
+    # full rebuild of the table with the sheet on show.
+    figures: dict[str, Any] = {
+        "match_over_view_bytes": len(json.dumps(view, separators=(",", ":"))),
+        "deals_bytes": len(json.dumps(view["match"]["deals"], separators=(",", ":"))),
+        "rebuild_with_sheet_ms": {
+            size: pages[i].evaluate("() => window.__troccasMetrics.bench(20)")
+            for i, size in ((0, "desktop"), (2, "phone"))},
+    }
 
     # The replay link, at a desktop size (a new tab) and on a phone.
     with contexts[1].expect_page() as opened:
@@ -158,6 +167,11 @@ def test_the_sheet_the_replay_and_same_four_again(browser: Any, site_server: str
     replay_desktop.wait_for_load_state()
     assert replay_desktop.url.endswith(f"/matches/{finished}/")
     check_replay(replay_desktop, languages[1], called, artifacts, "desktop")
+    figures["replay_frames"] = replay_desktop.evaluate("window.troccasReplay.frames.length")
+    figures["replay_step_ms_mean"] = replay_desktop.evaluate("""() => {
+        const r = window.troccasReplay, t0 = performance.now();
+        for (let i = 0; i < r.frames.length; i++) r.show(i);
+        return (performance.now() - t0) / r.frames.length; }""")
     href = pages[2].get_attribute("[data-action=replay]", "href")
     replay_phone = contexts[2].new_page()
     replay_phone.goto(f"{site_server}{href}")
@@ -182,5 +196,7 @@ def test_the_sheet_the_replay_and_same_four_again(browser: Any, site_server: str
         shot(page, artifacts, f"match-end-same-four-{size}-{language}")
     # A second press for the finished match, a moment late: told the new match is on.
     assert refused_code(seats[1], "rematch", match=finished) == "NEW_MATCH_ALREADY_ON"
+    (artifacts / "match-end-metrics.json").write_text(json.dumps(figures, indent=2))
+    print(json.dumps(figures, indent=2))
     assert not errors, errors
     stack.close()
