@@ -32,6 +32,7 @@ from games.engine import team_of
 from games.history import access
 from games.history import replay as history
 from games.models import (
+    DebtStatus,
     Match,
     MatchStatus,
     NarrDebt,
@@ -234,6 +235,7 @@ def _replay_labels() -> dict[str, Any]:
                  "self": _("self-BUOB")},
         "suit": {"C": _("cups"), "R": _("coins"), "S": _("swords"), "B": _("batons")},
         "face_down": _("face-down card"),
+        "debt_status": {k: str(v) for k, v in DebtStatus.choices},
     }
 
 

@@ -81,7 +81,8 @@ import { fmt, h } from "./dom.js";
  *   totals: string, points: string, cards_one: string, cards: string, team: string, bock: string,
  *   narr_debt: string, won_by: string, buob: string, step: string, error: string,
  *   buob_called: string, buob_exchange: string, buob_jack_in: string,
- *   mode: Record<BuobMode, string>, suit: Record<Suit, string>, face_down: string }} ReplayLabels
+ *   mode: Record<BuobMode, string>, suit: Record<Suit, string>, face_down: string,
+ *   debt_status: Record<string, string> }} ReplayLabels
  */
 
 /**
@@ -336,7 +337,7 @@ export class Replay {
       `${L.tricks_won}: A ${frame.tricks_won[0]} · B ${frame.tricks_won[1]}`));
     if (frame.debt) {
       center.append(h("p", null, `${L.narr_debt}: ${L.team} ${frame.debt.debtor} → `
-        + `${L.team} ${frame.debt.creditor} (${frame.debt.status})`
+        + `${L.team} ${frame.debt.creditor} (${L.debt_status[frame.debt.status] || frame.debt.status})`
         + (frame.debt.paid ? ` · ${this.cardName(frame.debt.paid)}` : "")));
     }
     if (frame.points) {
