@@ -78,6 +78,8 @@ class ErrorCode(StrEnum):
     METHOD_NOT_ALLOWED = "METHOD_NOT_ALLOWED"
     NOT_FOUND = "NOT_FOUND"
     MATCH_NOT_FINISHED = "MATCH_NOT_FINISHED"
+    # "Same four again" pressed for a match that another press has already followed up.
+    NEW_MATCH_ALREADY_ON = "NEW_MATCH_ALREADY_ON"
 
     @property
     def http_status(self) -> int:
@@ -97,6 +99,7 @@ HTTP_STATUS: Final[dict[ErrorCode, int]] = {
     ErrorCode.ROOM_NOT_FOUND: 404,
     ErrorCode.NOT_FOUND: 404,
     ErrorCode.METHOD_NOT_ALLOWED: 405,
+    ErrorCode.NEW_MATCH_ALREADY_ON: 409,
     ErrorCode.MESSAGE_TOO_LARGE: 413,
     ErrorCode.UNSUPPORTED_MEDIA_TYPE: 415,
     ErrorCode.RATE_LIMITED: 429,

@@ -22,6 +22,7 @@ from django.core.paginator import Paginator
 from django.db.models import Prefetch, Q, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
+from django.templatetags.static import static
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
@@ -31,6 +32,7 @@ from games.engine import team_of
 from games.history import access
 from games.history import replay as history
 from games.models import (
+    DebtStatus,
     Match,
     MatchStatus,
     NarrDebt,
@@ -42,6 +44,7 @@ from games.models import (
     Trick,
     Winner,
 )
+from games.text.cards import card_names
 
 PAGE_SIZE = 50
 
@@ -196,6 +199,9 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "chart": history.score_chart(rounds),
         "status_label": match.get_status_display(),
         "replay_labels": _replay_labels() if public else None,
+        # The replay draws the table's cards: the same sprite and card names (static/js/cards.js).
+        "replay_cards": {"sprite": static("cards/cards.svg"), "names": card_names()}
+        if public else None,
     })
 
 
@@ -221,6 +227,15 @@ def _replay_labels() -> dict[str, Any]:
         "cards": ngettext("%(n)s card", "%(n)s cards", 2), "team": _("Team"), "bock": _("Bock ×2"),
         "narr_debt": _("Narr debt"), "won_by": _("won by"), "buob": _("BUOB"),
         "step": _("Step"), "error": _("The replay could not be loaded."),
+        # The BUOB call and its exchange in the table's own words (games/text/table.py).
+        "buob_called": _("%(caller)s called BUOB on %(suit)s: %(target)s (%(mode)s)."),
+        "buob_exchange": _("BUOB exchange: %(card)s went back to %(name)s, %(jack)s came in."),
+        "buob_jack_in": _("BUOB: %(name)s played the called jack, %(jack)s."),
+        "mode": {"forced": _("forced jack play"), "deferred": _("deferred exchange"),
+                 "self": _("self-BUOB")},
+        "suit": {"C": _("cups"), "R": _("coins"), "S": _("swords"), "B": _("batons")},
+        "face_down": _("face-down card"),
+        "debt_status": {k: str(v) for k, v in DebtStatus.choices},
     }
 
 

@@ -41,6 +41,8 @@ _FIELDS: dict[str, dict[str, tuple[bool, str]]] = {
     "regame": {},
     "end_match": {},
     "new_match": {},
+    # "Same four again": the finished match it follows (two presses start one match).
+    "rematch": {"match": (True, "int")},
     "take_seat": {"team": (True, "team"), "index": (False, "seat_or_null")},
     "leave_seat": {},
     "move_player": {"player": (True, "int"), "index": (True, "seat")},

@@ -13,7 +13,7 @@ from typing import Any
 # shuffles). `start_round` is how the owner starts a match from the lobby.
 GAME_TYPES = frozenset({
     "start_round", "deal_next_pass", "discard_scart", "play_card", "call_buob", "regame",
-    "end_match", "new_match",
+    "end_match", "new_match", "rematch",
 })
 LOBBY_TYPES = frozenset({
     "take_seat", "leave_seat", "move_player", "kick", "transfer_owner", "set_options",

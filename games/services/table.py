@@ -22,6 +22,7 @@ from games.engine import (
     MATCH_OVER,
     PLAY,
     REVEAL,
+    ROUND_OVER,
     SCART,
     MatchState,
     PublicRefusal,
@@ -36,6 +37,7 @@ from games.history import standings
 from games.models import Match, MatchStatus, NarrDebt, Room, Round, Trick
 from games.services import outbox, sql, wakeups
 from games.services.errors import ServiceError
+from games.services.match_sheet import deals_of
 from games.services.snapshot import SeatInfo, TableSnapshot, lobby_state
 from games.services.sql import SeatRow
 
@@ -142,6 +144,10 @@ def snapshot(t: Table, seats: list[SeatRow] | None = None) -> TableSnapshot:
     match = None
     if t.match is not None:
         match = {"id": t.match.pk, "number": t.match.number, "status": t.match.status}
+        if state.phase in (ROUND_OVER, MATCH_OVER):
+            # The score sheet's deal list: public once a deal is scored, and only read then
+            # (not on the hot path of the cards played).
+            match["deals"] = deals_of(t.match)
     room_json = {
         "code": room.code,
         "name": room.name,

@@ -121,6 +121,10 @@ def _submit(code: str, user: Any, cmd: Command, fired: tuple[int, int] | None = 
             accepted = {room.version}
             if fired is not None and fired[1] == room.version:
                 accepted.add(fired[0])
+            if cmd.type == "rematch":
+                # Before the version check: a second "same four again" acted on the finished
+                # match's version, and is told the new match is on, not to try again.
+                _check_not_followed_up(t, cmd.fields["match"])
             if cmd.expected_version is not None and cmd.expected_version not in accepted:
                 raise ServiceError("STALE_VERSION")
             if room.closed is not None:
@@ -189,6 +193,9 @@ def _game_command(t: Table, user: Any, cmd: Command, key: str | None) -> None:
     if kind == "start_round":
         _start_match(t, user, seat, key)
         return
+    if kind == "rematch":
+        _rematch(t, user, seat, cmd.fields["match"], key)
+        return
     if t.state is None:
         raise RuleError("WRONG_PHASE")
     if kind == "regame" and rules_of(room).regame_by == "owner" and not is_owner:
@@ -209,7 +216,41 @@ def _game_command(t: Table, user: Any, cmd: Command, key: str | None) -> None:
     apply_engine(t, action, user, seat.index, key)
 
 
-def _start_match(t: Table, user: Any, owner_seat: SeatRow, key: str | None) -> None:
+def _check_not_followed_up(t: Table, finished_id: int) -> None:
+    """NEW_MATCH_ALREADY_ON if the table already plays a later match of this room than the
+    finished one a "same four again" press was for (another player's press started it)."""
+    current = t.match
+    if current is None or current.pk == finished_id:
+        return
+    number = Match.objects.filter(room=t.room, pk=finished_id).values_list(
+        "number", flat=True).first()
+    if number is not None and current.number > number:
+        raise ServiceError("NEW_MATCH_ALREADY_ON")
+
+
+def _rematch(t: Table, user: Any, seat: SeatRow, finished_id: int, key: str | None) -> None:
+    """"Same four again": from MATCH_OVER straight to a new match's first deal with the seats
+    as they are (lobby commands are refused while a match is on the table, so they are the
+    four of the finished match). As NEW_MATCH then START_ROUND, but in one step and one
+    version: the room never passes through its lobby. Who may press it follows `regame_by`
+    (docs/decisions.md); the owner's seat deals first as in every match (RULES §3)."""
+    room = t.room
+    if rules_of(room).regame_by == "owner" and room.owner_id != user.pk:
+        raise ServiceError("NOT_ROOM_OWNER")
+    if t.state is None or t.match is None or t.match.pk != finished_id:
+        raise RuleError("WRONG_PHASE")
+    apply(t.state, {"type": "new_match"})  # the engine's check: only from MATCH_OVER
+    owner_seat = next((s for s in seats_of(t) if s.user_id == room.owner_id
+                       and s.index is not None), None)
+    if owner_seat is None:
+        raise ServiceError("OWNER_NOT_SEATED")
+    room.current_match = None
+    t.match, t.round, t.state = None, None, None
+    _start_match(t, user, owner_seat, key, actor_seat=seat.index)
+
+
+def _start_match(t: Table, user: Any, owner_seat: SeatRow, key: str | None,
+                 actor_seat: int | None = None) -> None:
     room = t.room
     if room.current_match is not None:
         raise RuleError("WRONG_PHASE")
@@ -231,4 +272,5 @@ def _start_match(t: Table, user: Any, owner_seat: SeatRow, key: str | None) -> N
     t.match = match
     t.state = lobby_state(options, owner_seat.index)
     deck = shuffled_deck()
-    apply_engine(t, {"type": "start_round", "deck": deck}, user, owner_seat.index, key)
+    actor = owner_seat.index if actor_seat is None else actor_seat
+    apply_engine(t, {"type": "start_round", "deck": deck}, user, actor, key)

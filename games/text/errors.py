@@ -91,6 +91,8 @@ MESSAGES: dict[str, Promise] = {
     # Match history (games/history/views.py: the replay of a match still running)
     ErrorCode.MATCH_NOT_FINISHED: _("This match is still running: its cards stay hidden until "
                                     "it is over."),
+    # "Same four again" (games/services/writer.py `rematch`)
+    ErrorCode.NEW_MATCH_ALREADY_ON: _("The new match is already on."),
 }
 
 

@@ -86,6 +86,8 @@ def room(request: HttpRequest, code: str) -> HttpResponse:
         "sprite": static("cards/cards.svg"),
         "login": f"{reverse('accounts:login')}?next={room.get_absolute_url()}",
         "home": reverse("games:home"),
+        # The score sheet links a finished match's page (its replay) under this one.
+        "matches": reverse("games:matches"),
         # Without a language prefix: the link opens in each invitee's own language (their
         # saved preference, else their browser's); a prefixed URL would now win over it.
         "invite": request.build_absolute_uri(

@@ -126,7 +126,30 @@
  * @property {boolean} is_owner
  */
 
-/** @typedef {{ id: number, number: number, status: "running" | "finished" | "abandoned" }} MatchInfo */
+/**
+ * A BUOB call of a scored deal (protocol §6 `match.deals`): the trick, caller and target seats,
+ * the king's suit, the mode, and whether the caller's team took that trick.
+ * @typedef {{ trick: number, caller: number, target: number, suit: Suit, mode: BuobMode,
+ *   won: boolean }} SheetBuob
+ */
+
+/**
+ * One scored deal of the match (protocol §6 `match.deals`), teams A and B in the arrays.
+ * @typedef {object} SheetDeal
+ * @property {number} number
+ * @property {number} dealer
+ * @property {boolean} bock
+ * @property {[number, number]} points card points
+ * @property {[number, number]} scored points added to the match (doubled in a Bock deal)
+ * @property {[number, number]} running the match totals after this deal
+ * @property {{ debtor: TeamId, creditor: TeamId, status: "pending" | "settled" } | null} narr_debt
+ * @property {SheetBuob[]} buob
+ */
+
+/**
+ * @typedef {{ id: number, number: number, status: "running" | "finished" | "abandoned",
+ *   deals?: SheetDeal[] }} MatchInfo `deals` only between deals and once the match is over
+ */
 
 /**
  * Everything the receiver may know about the table (protocol §6).
@@ -235,6 +258,7 @@
  * @property {{}} regame
  * @property {{}} end_match
  * @property {{}} new_match
+ * @property {{ match: number }} rematch
  * @property {{ team: TeamId, index?: number | null }} take_seat
  * @property {{}} leave_seat
  * @property {{ player: number, index: number }} move_player

@@ -1,12 +1,16 @@
 // @ts-check
-// Replay viewer of a finished match (issue #7): steps through the match action by action,
-// from one seat's perspective or with all hands open. No build step, no external resources.
-// The server sends full-information frames only for finished matches (games/history/replay.py).
+// Replay viewer of a finished match (issue #7): steps through the match action by action, trick
+// by trick or deal by deal, from one seat's perspective or with all hands open, with the
+// table's own cards (static/js/cards.js) and the table's words for a BUOB call and its exchange.
+// No build step, no external resources. The server sends full-information frames only for
+// finished matches (games/history/replay.py).
 //
-// Keys: ←/→ step, Home/End first/last, 0–3 a seat's view, A all hands open.
+// Keys: ←/→ step, ↑/↓ trick, Page Up/Page Down deal (these four while the viewer has the
+// focus, so the page still scrolls otherwise), Home/End first/last, 0–3 a seat's view, A all
+// hands open.
 
-import { h } from "./dom.js";
-import { isSuit } from "./suits.js";
+import { renderBack, renderCard } from "./cards.js";
+import { fmt, h } from "./dom.js";
 
 /**
  * @import { BuobMode, CardId, PlayedCard, Phase, TeamId } from "./protocol.js"
@@ -75,25 +79,31 @@ import { isSuit } from "./suits.js";
  * @typedef {{ phase: Record<string, string>, action: Record<string, string>, deal: string,
  *   dealer: string, trick: string, scart: string, reveal: string, tricks_won: string,
  *   totals: string, points: string, cards_one: string, cards: string, team: string, bock: string,
- *   narr_debt: string, won_by: string, buob: string, step: string, error: string }} ReplayLabels
+ *   narr_debt: string, won_by: string, buob: string, step: string, error: string,
+ *   buob_called: string, buob_exchange: string, buob_jack_in: string,
+ *   mode: Record<BuobMode, string>, suit: Record<Suit, string>, face_down: string,
+ *   debt_status: Record<string, string> }} ReplayLabels
  */
 
-/** "all" (every hand open) or a seat "0"–"3". @typedef {string} ReplayViewer */
+/**
+ * How the viewer draws cards (games/history/views.py `replay_cards`): the table's sprite and
+ * the cards' names in the page's language.
+ * @typedef {{ sprite: string, names: Record<CardId, string> }} ReplayCards
+ */
 
-/** @param {CardId} id */
-function card(id) {
-  const suit = id === "NARR" ? "narr"
-    : isSuit(id[0]) || id[0] === "T" ? `suit-${id[0].toLowerCase()}` : "";
-  return h(`span.card${suit ? `.${suit}` : ""}`, { "data-card": id }, id);
-}
+/** Where a step button or key goes. @typedef {"first" | "last" | "prev" | "next" | "prev-trick" | "next-trick" | "prev-deal" | "next-deal"} ReplayGo */
+
+/** "all" (every hand open) or a seat "0"–"3". @typedef {string} ReplayViewer */
 
 /**
  * @param {number} count
  * @param {ReplayLabels} L
+ * @param {ReplayCards} C
  */
-function backs(count, L) {
-  const text = count === 1 ? L.cards_one : L.cards;
-  return h("span.card-back", null, text.replace("%(n)s", String(count)));
+function backs(count, L, C) {
+  const text = (count === 1 ? L.cards_one : L.cards).replace("%(n)s", String(count));
+  return h("span.replay-backs", null, renderBack({ spriteUrl: C.sprite, label: L.face_down }),
+    h("span.replay-count", null, text));
 }
 
 export class Replay {
@@ -101,12 +111,26 @@ export class Replay {
    * @param {HTMLElement} root #replay, with the controls of match_detail.html
    * @param {ReplayData} data
    * @param {ReplayLabels} labels
+   * @param {ReplayCards} cards
    */
-  constructor(root, data, labels) {
+  constructor(root, data, labels, cards) {
     this.root = root;
     this.frames = data.frames;
     this.players = data.players;
     this.labels = labels;
+    this.cards = cards;
+    /** @type {Map<string, HTMLElement>} drawn once per card, cloned after (cards.js builds SVG) */
+    this.drawn = new Map();
+    // The steps that complete a trick, and the first step of each deal.
+    /** @type {number[]} */
+    this.trickEnds = [];
+    /** @type {number[]} */
+    this.dealStarts = [];
+    this.frames.forEach((f, i) => {
+      if (i === 0 || f.deal !== this.frames[i - 1].deal) this.dealStarts.push(i);
+      if (f.trick && f.trick.winner !== null
+          && (f.action.type === "play_card" || f.action.type === "turn_timeout")) this.trickEnds.push(i);
+    });
     this.index = 0;
     /** @type {ReplayViewer} */
     this.view = "all";
@@ -125,7 +149,7 @@ export class Replay {
   bind() {
     this.root.querySelectorAll("[data-go]").forEach((button) => {
       button.addEventListener("click", () => this.go(
-        /** @type {"first" | "last" | "prev" | "next"} */ (/** @type {HTMLElement} */ (button).dataset.go)));
+        /** @type {ReplayGo} */ (/** @type {HTMLElement} */ (button).dataset.go)));
     });
     this.slider.addEventListener("input", () => this.show(Number(this.slider.value)));
     this.select.addEventListener("change", () => this.setView(this.select.value));
@@ -139,7 +163,12 @@ export class Replay {
         target !== this.slider) return;
     if (event.altKey || event.ctrlKey || event.metaKey) return;
     const k = event.key;
-    if (k === "ArrowRight") this.go("next");
+    const inside = !!target && this.root.contains(target);
+    if (inside && k === "ArrowDown") this.go("next-trick");
+    else if (inside && k === "ArrowUp") this.go("prev-trick");
+    else if (inside && k === "PageDown") this.go("next-deal");
+    else if (inside && k === "PageUp") this.go("prev-deal");
+    else if (k === "ArrowRight") this.go("next");
     else if (k === "ArrowLeft") this.go("prev");
     else if (k === "Home") this.go("first");
     else if (k === "End") this.go("last");
@@ -149,11 +178,66 @@ export class Replay {
     event.preventDefault();
   }
 
-  /** @param {"first" | "last" | "prev" | "next"} where */
+  /** @param {ReplayGo} where */
   go(where) {
     const last = this.frames.length - 1;
-    const to = { first: 0, last, prev: this.index - 1, next: this.index + 1 }[where];
+    const i = this.index;
+    const after = (/** @type {number[]} */ steps) => steps.find((s) => s > i) ?? last;
+    const before = (/** @type {number[]} */ steps) => [...steps].reverse().find((s) => s < i) ?? 0;
+    const frame = this.frames[i];
+    const thisDeal = frame ? this.dealStarts.filter((s) => s <= i).pop() ?? 0 : 0;
+    const to = {
+      first: 0, last, prev: i - 1, next: i + 1,
+      "next-trick": after(this.trickEnds), "prev-trick": before(this.trickEnds),
+      "next-deal": after(this.dealStarts),
+      // Within a deal, back to its first step; from its first step, to the deal before.
+      "prev-deal": i > thisDeal ? thisDeal : before(this.dealStarts),
+    }[where];
     this.show(Math.min(last, Math.max(0, to)));
+  }
+
+  /**
+   * A card as the table draws it.
+   * @param {CardId} id
+   * @param {string} [label] overrides the card's name
+   */
+  card(id, label) {
+    const key = `${id}|${label || ""}`;
+    let proto = this.drawn.get(key);
+    if (!proto) {
+      proto = renderCard(id, { spriteUrl: this.cards.sprite, names: this.cards.names, label });
+      this.drawn.set(key, proto);
+    }
+    return /** @type {HTMLElement} */ (proto.cloneNode(true));
+  }
+
+  /** @param {CardId} id */
+  cardName(id) {
+    return this.cards.names[id] || id;
+  }
+
+  /**
+   * The call in the table's words: "X called BUOB on cups: Y (forced jack play)."
+   * @param {ReplayBuob} call
+   */
+  buobText(call) {
+    const L = this.labels;
+    return fmt(L.buob_called, { caller: this.players[call.caller], suit: L.suit[call.suit],
+      target: this.players[call.target], mode: L.mode[call.mode] });
+  }
+
+  /**
+   * What the call of a completed trick did: which card went back to whom, which jack came in.
+   * @param {ReplayBuob} call
+   */
+  exchangeText(call) {
+    const L = this.labels;
+    const jack = this.cardName(`${call.suit}J`);
+    if (call.returned_card === null) {
+      return fmt(L.buob_jack_in, { name: this.players[call.target], jack });
+    }
+    return fmt(L.buob_exchange, { card: this.cardName(call.returned_card),
+      name: this.players[call.target], jack });
   }
 
   /** @param {number} i */
@@ -184,11 +268,13 @@ export class Replay {
     const L = this.labels;
     const who = a.seat !== undefined ? `${this.players[a.seat]} ` : "";
     let text = `${who}${L.action[a.type] || a.type}`;
-    if (a.type === "play_card") text += ` ${a.card}${a.call_buob ? ` + ${L.buob}` : ""}`;
-    if (a.type === "discard_scart" && this.canSeeScart(frame)) {
-      text += ` (${/** @type {CardId[]} */ (a.cards).join(", ")})`;
+    if (a.type === "play_card" && a.card) {
+      text += ` ${this.cardName(a.card)}${a.call_buob ? ` + ${L.buob}` : ""}`;
     }
-    if (a.type === "call_buob" && a.suit) text += ` (${a.suit})`;
+    if (a.type === "discard_scart" && this.canSeeScart(frame)) {
+      text += ` (${/** @type {CardId[]} */ (a.cards).map((id) => this.cardName(id)).join(", ")})`;
+    }
+    if (a.type === "call_buob" && a.suit) text += ` (${L.suit[a.suit]})`;
     return text;
   }
 
@@ -216,8 +302,8 @@ export class Replay {
     const seats = [0, 1, 2, 3].map((seat) => {
       const hand = frame.hands[seat];
       const cards = this.sees(seat)
-        ? h("div.hand", null, ...hand.map(card))
-        : h("div.hand", null, backs(hand.length, L));
+        ? h("div.hand", null, ...hand.map((id) => this.card(id)))
+        : h("div.hand", null, backs(hand.length, L, this.cards));
       return h(`div.replay-seat.seat-${seat}.team-${seat % 2 ? "b" : "a"}`, null,
         h("h3", null, `${this.players[seat]} (${seat}) · ${L.team} ${seat % 2 ? "B" : "A"}`
           + (seat === frame.dealer ? ` · ${L.dealer}` : "")),
@@ -226,32 +312,33 @@ export class Replay {
 
     const center = h("div.replay-center");
     if (frame.phase === "REVEAL" && frame.reveal) {
-      center.append(h("p", null, `${L.reveal}: `, ...frame.reveal.map(card)));
+      center.append(h("p.replay-cards", null, `${L.reveal}: `, ...frame.reveal.map((id) => this.card(id))));
     }
     if (frame.trick) {
       const t = frame.trick;
-      const row = h("p", null, `${L.trick} ${t.number}: `);
-      for (const [seat, id] of t.cards) {
-        row.append(h("span.played", null, `${this.players[seat]} `, card(id)));
-      }
-      if (t.winner !== null) row.append(` — ${L.won_by} ${this.players[t.winner]}`);
-      center.append(row);
+      center.append(h("p", null, `${L.trick} ${t.number}`
+        + (t.winner !== null ? ` — ${L.won_by} ${this.players[t.winner]}` : "")));
+      const jack = t.buob && t.winner !== null ? `${t.buob.suit}J` : null;
+      center.append(h("div.replay-trick", { role: "list", "aria-label": `${L.trick} ${t.number}` },
+        t.cards.map(([seat, id]) => h(`span.played${id === jack ? ".buob-jack" : ""}${seat === t.winner ? ".winner" : ""}`,
+          { role: "listitem" }, this.card(id, `${this.players[seat]}: ${this.cardName(id)}`),
+          h("span.played-by", null, this.players[seat])))));
       if (t.buob) {
-        center.append(h("p", null, `${L.buob}: ${this.players[t.buob.caller]} → `
-          + `${this.players[t.buob.target]} (${t.buob.suit}, ${t.buob.mode})`
-          + (t.buob.returned_card ? ` · ${t.buob.returned_card}` : "")));
+        // The call while the trick is open; once it is complete, what the exchange did too.
+        center.append(h("p.replay-buob", null, this.buobText(t.buob),
+          t.winner !== null ? ` ${this.exchangeText(t.buob)}` : ""));
       }
     }
     if (frame.scart) {
-      center.append(h("p", null, `${L.scart}: `,
-        ...(this.canSeeScart(frame) ? frame.scart.map(card) : [backs(2, L)])));
+      center.append(h("p.replay-cards", null, `${L.scart}: `,
+        ...(this.canSeeScart(frame) ? frame.scart.map((id) => this.card(id)) : [backs(2, L, this.cards)])));
     }
     center.append(h("p", null,
       `${L.tricks_won}: A ${frame.tricks_won[0]} · B ${frame.tricks_won[1]}`));
     if (frame.debt) {
       center.append(h("p", null, `${L.narr_debt}: ${L.team} ${frame.debt.debtor} → `
-        + `${L.team} ${frame.debt.creditor} (${frame.debt.status})`
-        + (frame.debt.paid ? ` · ${frame.debt.paid}` : "")));
+        + `${L.team} ${frame.debt.creditor} (${L.debt_status[frame.debt.status] || frame.debt.status})`
+        + (frame.debt.paid ? ` · ${this.cardName(frame.debt.paid)}` : "")));
     }
     if (frame.points) {
       center.append(h("p.points", null,
@@ -270,12 +357,15 @@ async function start() {
   /** @type {ReplayLabels} */
   const labels = JSON.parse(/** @type {string} */ (
     /** @type {HTMLElement} */ (document.getElementById("replay-labels")).textContent));
+  /** @type {ReplayCards} */
+  const cards = JSON.parse(/** @type {string} */ (
+    /** @type {HTMLElement} */ (document.getElementById("replay-cards")).textContent));
   try {
     const response = await fetch(/** @type {string} */ (root.dataset.src), { credentials: "same-origin" });
     if (!response.ok) throw new Error(String(response.status));
     /** @type {ReplayData} */
     const data = await response.json();
-    /** @type {Window & { troccasReplay?: Replay }} */ (window).troccasReplay = new Replay(root, data, labels);
+    /** @type {Window & { troccasReplay?: Replay }} */ (window).troccasReplay = new Replay(root, data, labels, cards);
   } catch {
     /** @type {HTMLElement} */ (root.querySelector(".replay-info")).textContent = labels.error;
   }

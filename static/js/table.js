@@ -198,6 +198,9 @@ function start() {
           && (msg.code === "STALE_VERSION" || msg.code === "WRONG_PHASE")) {
           // Two players pressed Regame together: the other press started the next deal.
           toast(S.regame_already, "info");
+        } else if (msg.code === "NEW_MATCH_ALREADY_ON") {
+          // "Same four again" pressed together: the other press started the new match.
+          toast(msg.message || msg.code, "info");
         } else {
           toast(msg.message || msg.code);
         }

@@ -130,12 +130,32 @@ def test_match_page_of_a_finished_match(client: Client, finished: Match, owner):
     assert not re.search(r'<link rel="stylesheet" href="(https?:)?//', html)
 
 
+def test_the_replay_draws_the_tables_cards_and_steps_by_trick_and_deal(
+        client: Client, finished: Match, owner):
+    client.force_login(owner)
+    page = client.get(url("games:match", finished.pk))
+    html = page.content.decode()
+    # cards.js is mapped to its static URL like the viewer's other imports.
+    assert re.search(r'"[^"]*js/cards\.js": "[^"]*js/cards[^"]*\.js"', html)
+    cards = json.loads(re.search(r'<script id="replay-cards" type="application/json">(.*?)'
+                                 r'</script>', html, re.S).group(1))
+    assert cards["sprite"].endswith(".svg") and len(cards["names"]) == 78
+    for go in ("prev-deal", "prev-trick", "prev", "next", "next-trick", "next-deal"):
+        assert f'data-go="{go}"' in html
+    labels = page.context["replay_labels"]
+    assert set(labels["mode"]) == {"forced", "deferred", "self"}
+    assert "%(caller)s" in labels["buob_called"] and "%(jack)s" in labels["buob_exchange"]
+
+
 def test_replay_module_has_the_keyboard_controls():
     from pathlib import Path
 
     js = (Path(__file__).resolve().parents[2] / "static/js/replay.js").read_text()
-    for key in ('"ArrowRight"', '"ArrowLeft"', '"Home"', '"End"', '"0", "1", "2", "3"', '"a"'):
+    for key in ('"ArrowRight"', '"ArrowLeft"', '"Home"', '"End"', '"0", "1", "2", "3"', '"a"',
+                '"ArrowUp"', '"ArrowDown"', '"PageUp"', '"PageDown"'):
         assert key in js
+    # The table's card drawing, not text chips (issue #14 item 5).
+    assert 'import { renderBack, renderCard } from "./cards.js"' in js
     assert "http://" not in js and "https://" not in js
     assert "export class Replay" in js
 

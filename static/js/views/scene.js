@@ -27,6 +27,8 @@ import { fmt, h } from "../dom.js";
  * @property {string} login
  * @property {string} home
  * @property {string} invite
+ * @property {string} matches the match history's URL; a match's page (its replay) is
+ *   `${matches}${id}/`
  */
 
 /**
