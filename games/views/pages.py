@@ -95,6 +95,7 @@ def room(request: HttpRequest, code: str) -> HttpResponse:
         # Issue #14 item 6: the help links into the rules page; a signed-in player's sound
         # choice is saved with the page's CSRF token, an anonymous one stays in the browser.
         "rules": reverse("games:rules"),
+        "favicon_turn": static("img/favicon-turn.svg"),
         "sounds": user.table_sounds if user.is_authenticated else None,
         "sounds_url": reverse("games:table_sounds") if user.is_authenticated else None,
         "csrf": get_token(request) if user.is_authenticated else None,
