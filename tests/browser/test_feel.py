@@ -4,8 +4,9 @@ players at 1366×800 and two on phones at 390×844 (PLAYERS: en, de desktop; fr,
 - "Your turn" in the tab's title and a badge favicon while it is a seat's turn to act (the
   dealer's pass, a card to play), and back when it is not; a spectator's tab never changes;
 - the quiet sounds are off by default, the switch in the "?" menu saves the choice on the
-  account, it survives a reload and then the turn is heard (AudioContext is stubbed in the page
-  to count the notes played; nothing is heard where the sounds are off);
+  account, it survives a reload and then the turn, and a trick won by the player's team, are
+  heard (AudioContext is stubbed in the page to count the notes played; nothing is heard where
+  the sounds are off);
 - with reduced motion emulated nothing on the table animates or transitions, while the same
   table without it does;
 - a completed trick on show is gathered by a click (desktop) or a tap (phone) at once: the
@@ -209,8 +210,13 @@ def test_turn_sounds_motion_hold_and_help(browser: Any, site_server: str,
             wait_version(page, latest)
             page.clock.install()
             page.clock.pause_at(datetime.now() + timedelta(seconds=1))
+        heard = notes(listener)
         mover = seats[seats[0].view["turn"]]
         latest = command(seats, mover, "play_card", card=mover.view["legal_cards"][0])
+        # The trick's sound on seat 1's page when its team (seats 1 and 3) won it, else none.
+        wait_version(listener, latest)
+        winner = seats[0].view["last_trick"]["winner"]
+        assert (notes(listener) > heard) == (winner % 2 == 1), (winner, heard, notes(listener))
         for i in (0, 2):
             page = pages[i]
             wait_version(page, latest)
