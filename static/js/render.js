@@ -148,6 +148,12 @@ export class Table extends Scene {
     renderStatus(this);
     this.renderActions();
     this.renderHand();
+    // Item 4: a spectator holds no hand, so is not told its arrow keys (not even by a screen
+    // reader: a description is read from a hidden element too, so the link itself goes).
+    const seated = v.seat !== null && v.seat !== undefined;
+    this.handHelp.hidden = !seated;
+    if (seated) this.hand.setAttribute("aria-describedby", "hand-help");
+    else this.hand.removeAttribute("aria-describedby");
     renderOverlay(this);
     tick(this);
     awayTick(this);

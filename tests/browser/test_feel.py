@@ -184,6 +184,7 @@ def test_turn_sounds_motion_hold_and_help(browser: Any, site_server: str,
             "led", "trump", "buob", "narr"]
         assert "now" in (pop.locator(".help-topic[data-topic=led]").get_attribute("class") or "")
         assert pop.locator("kbd", has_text="←").count() == 1
+        assert pages[0].locator(".hand").get_attribute("aria-describedby") == "hand-help"
         links = [a.get_attribute("href") or "" for a in pop.locator(".help-topic a").all()]
         shot(pages[0], artifacts, "feel-help-desktop")
         close_help(pages[0])
@@ -246,6 +247,8 @@ def test_turn_sounds_motion_hold_and_help(browser: Any, site_server: str,
         assert pop.locator("kbd", has_text="←").count() == 0
         assert words("en")["key_arrows"] not in pop.inner_text()
         assert pop.locator("kbd", has_text="L").count() == 1
+        assert watcher.locator(".hand").get_attribute("aria-describedby") is None
+        assert watcher.locator("#hand-help").is_hidden()
         shot(watcher, artifacts, "feel-help-spectator-phone")
         assert not errors, errors
     finally:
