@@ -196,6 +196,11 @@ def test_turn_sounds_motion_hold_and_help(browser: Any, site_server: str,
             assert rules.locator(f"[id='{anchor}']").is_visible(), href
         rules.close()
 
+        # The figures (before any clock is faked): applying a state with the title, favicon
+        # and help hooks in place, as received and rebuilt from scratch 30 times.
+        print("apply", pages[0].evaluate("window.__troccasMetrics.summary()"),
+              "bench", pages[0].evaluate("window.__troccasMetrics.bench(30)"))
+
         # Reduced motion: nothing on the table moves on the phone that asks for it.
         pages[0].wait_for_function(MOVING.replace("() =>", "() => (") + ") > 0")
         pages[3].emulate_media(reduced_motion="reduce")
