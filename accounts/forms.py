@@ -124,11 +124,12 @@ class AdminLoginForm(LoginForm, AdminAuthenticationForm):
 class ProfileForm(forms.ModelForm):
     class Meta:
         model = User
-        fields = ("display_name", "email", "preferred_language")
+        fields = ("display_name", "email", "preferred_language", "table_sounds")
         labels = {
             "display_name": _("Display name"),
             "email": _("Email address"),
             "preferred_language": _("Language"),
+            "table_sounds": _("Table sounds"),
         }
         help_texts = {"email": _("Optional; needed only to reset a forgotten password.")}
 

@@ -47,6 +47,12 @@ class User(AbstractUser):
         blank=True,
         help_text=_("The site switches to this language whenever you are signed in."),
     )
+    # Off by default: a table that suddenly beeps in an office or on a train is rude.
+    table_sounds = models.BooleanField(
+        _("table sounds"),
+        default=False,
+        help_text=_("A quiet sound when it is your turn and when your team wins a trick."),
+    )
     anonymised_at = models.DateTimeField(_("anonymised at"), null=True, blank=True, editable=False)
 
     objects = UserManager()
@@ -97,6 +103,7 @@ class User(AbstractUser):
             self.last_name = ""
             self.display_name = ""
             self.preferred_language = ""
+            self.table_sounds = False
             self.is_active = False
             self.is_staff = False
             self.is_superuser = False

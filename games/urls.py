@@ -2,6 +2,7 @@ from django.urls import path, register_converter
 
 from games.history import views as views_history
 from games.views import pages as views
+from games.views import preferences as preference_views
 from games.views import rules as rules_views
 from games.views.converters import RowIdConverter
 
@@ -13,6 +14,7 @@ urlpatterns = [
     path("faq/", views.faq, name="faq"),
     path("rules/", rules_views.rules, name="rules"),
     path("rules/bock/", rules_views.bock, name="rules_bock"),
+    path("preferences/sounds/", preference_views.table_sounds, name="table_sounds"),
     path("rooms/join/", views.join, name="join"),
     path("rooms/new/", views.create_room, name="create_room"),
     path("rooms/<str:code>/", views.room, name="room"),

@@ -181,6 +181,34 @@ def ui_strings() -> dict[str, str]:
         "key_esc": _("close a window"),
         "close": _("Close"),
         "seconds_left": _("%(seconds)s s"),
+        # Feel (issue #14 item 6): the tab's title on your turn, the sounds, the trick on show.
+        "title_your_turn": _("Your turn"),
+        "sounds": _("Table sounds"),
+        "sounds_hint": _("A quiet sound when it is your turn and when your team wins a trick."),
+        "sounds_not_saved": _("Your choice of sounds could not be saved: try again."),
+        "skip_hold": _("Tap the trick to gather it now."),
+        "key_skip_hold": _("gather the trick on show now"),
+        # The help, in context (issue #14 items 4 and 6): four topics, each with its rules
+        # section, and a line about this very moment when it applies.
+        "help_rules_link": _("In the rules: %(section)s"),
+        "help_led_title": _("The suit led"),
+        "help_led": _("The first card of a trick sets the suit led. Follow suit: play a card "
+                      "of that suit if you have one."),
+        "help_led_now": _("In this trick the suit led is %(suit)s."),
+        "help_trump_title": _("Must trump"),
+        "help_trump": _("If you cannot follow suit, you must play a trump if you have one. It "
+                        "does not have to be higher than the trumps on the table."),
+        "help_trump_now": _("You cannot follow suit: play a trump."),
+        "help_buob_title": _("BUOB"),
+        "help_buob": _("While a king is in the trick and its suit has not been led before, "
+                       "any player may call BUOB: whoever holds that king's jack must give it "
+                       "to the trick."),
+        "help_buob_now": _("You may call BUOB now."),
+        "help_narr_title": _("The Narr"),
+        "help_narr": _("The Narr may be played at any time instead of following suit or "
+                       "trumping. In tricks 1 to 18 it goes back to its team, which then owes "
+                       "the winners one card: the Narr debt."),
+        "help_narr_now": _("You hold the Narr."),
     }
     for code in ("MUST_FOLLOW_SUIT", "MUST_PLAY_TRUMP", "NOT_YOUR_TURN",
                  "SCART_FORBIDDEN_CARD", "BUOB_FORCED_JACK", "NOT_DEALER"):

@@ -10,6 +10,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import Count, Prefetch
 from django.http import HttpRequest, HttpResponse
+from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
 from django.templatetags.static import static
 from django.urls import reverse
@@ -35,6 +36,7 @@ TABLE_MODULES = (
     "views/scene.js", "views/lobby.js", "views/scorebar.js", "views/seats.js",
     "views/trick.js", "views/dialogs.js", "views/actions.js", "views/hand.js",
     "views/scoresheet.js", "views/status.js", "views/toasts.js",
+    "views/attention.js", "views/sounds.js", "views/help.js",
 )
 
 OPEN_TABLES_SHOWN = 20
@@ -92,6 +94,13 @@ def room(request: HttpRequest, code: str) -> HttpResponse:
         # saved preference, else their browser's); a prefixed URL would now win over it.
         "invite": request.build_absolute_uri(
             room.get_absolute_url().removeprefix(f"/{get_language()}")),
+        # Issue #14 item 6: the help links into the rules page; a signed-in player's sound
+        # choice is saved with the page's CSRF token, an anonymous one stays in the browser.
+        "rules": reverse("games:rules"),
+        "favicon_turn": static("img/favicon-turn.svg"),
+        "sounds": user.table_sounds if user.is_authenticated else None,
+        "sounds_url": reverse("games:table_sounds") if user.is_authenticated else None,
+        "csrf": get_token(request) if user.is_authenticated else None,
     }
     modules = {f"{settings.STATIC_URL}js/{name}": static(f"js/{name}") for name in TABLE_MODULES}
     import_map = json.dumps({"imports": modules})

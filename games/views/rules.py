@@ -30,6 +30,9 @@ from games.text.options import LABELS, describe
 
 # Table of contents of /rules/: (anchor, title). The anchors are stable across languages, so a
 # link such as /rm/rules/#buob works in every language.
+RULES_SUBSECTIONS: tuple[str, ...] = ("follow-suit", "must-trump")
+"""Anchors inside "Trick play" that every language's prose carries (rules_<lang>.html) and the
+table's help links to (static/js/views/help.js), next to the sections' own #buob and #narr."""
 RULES_SECTIONS: tuple[tuple[str, Promise], ...] = (
     ("terms", _("Terms")),
     ("deck", _("The deck")),

@@ -7,8 +7,10 @@
 
 import { forget, h, onNarrowChange } from "./dom.js";
 import { pressAction, renderActions } from "./views/actions.js";
+import { Attention } from "./views/attention.js";
 import { announcePresence, awayTick } from "./views/away.js";
 import { cardChosen, handKey, renderHand } from "./views/hand.js";
+import { wireHelp } from "./views/help.js";
 import { renderLobby } from "./views/lobby.js";
 import { POS, Scene } from "./views/scene.js";
 import { renderBar } from "./views/scorebar.js";
@@ -16,7 +18,7 @@ import { renderOverlay } from "./views/scoresheet.js";
 import { renderSeat } from "./views/seats.js";
 import { renderStatus, setBanner, tick } from "./views/status.js";
 import { announceEvents } from "./views/toasts.js";
-import { renderCenter, trackTrick } from "./views/trick.js";
+import { renderCenter, skipHold, trackTrick } from "./views/trick.js";
 
 /**
  * @import { CardId, GameEvent, View } from "./protocol.js"
@@ -80,6 +82,13 @@ export class Table extends Scene {
       if (el) this.focusId = /** @type {CardId} */ (el.dataset.card);
     });
     onNarrowChange(() => { if (this.view && !this.inLobby()) this.renderHand(); });
+    // Issue #14 item 6: the tab's title, favicon and sounds; a tap on a held trick gathers it.
+    this.attention = new Attention(ctx.cfg, S, (text) => ctx.toast(text));
+    const helpPop = document.getElementById("help-pop");
+    this.refreshHelp = helpPop ? wireHelp(this, helpPop) : () => {};
+    this.center.addEventListener("click", (e) => {
+      if (this.hold && /** @type {Element} */ (e.target).closest(".trick.held")) this.skipHold();
+    });
   }
 
   /** Forget what each region shows, so the next render rebuilds all of them. */
@@ -114,6 +123,7 @@ export class Table extends Scene {
     announcePresence(this, prev, view);
     if (events) announceEvents(this, events);
     if (view.actions.play && !(prev && prev.actions.play)) this.ctx.announce(this.S.your_turn);
+    this.attention.update(prev, view);
   }
 
   render() {
@@ -138,9 +148,16 @@ export class Table extends Scene {
     renderStatus(this);
     this.renderActions();
     this.renderHand();
+    // Item 4: a spectator holds no hand, so is not told its arrow keys (not even by a screen
+    // reader: a description is read from a hidden element too, so the link itself goes).
+    const seated = v.seat !== null && v.seat !== undefined;
+    this.handHelp.hidden = !seated;
+    if (seated) this.hand.setAttribute("aria-describedby", "hand-help");
+    else this.hand.removeAttribute("aria-describedby");
     renderOverlay(this);
     tick(this);
     awayTick(this);
+    this.refreshHelp();
   }
 
   // The regions the views redraw on their own, between two views of the server.
@@ -159,6 +176,9 @@ export class Table extends Scene {
     this.renderBar();
     this.renderCenter();
   }
+
+  /** Gather the completed trick on show now (a tap on it, or Esc), without its pause. */
+  skipHold() { skipHold(this); }
 
   /** The B shortcut: the BUOB button, if there is one. */
   pressBuob() { pressAction(this, "buob"); }

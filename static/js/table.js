@@ -289,6 +289,7 @@ function start() {
     else if (key === "d") table.pressDeal();
     else if (key === "?") byId("help-pop").togglePopover();
     else if (key === "escape" && table.showLast) table.toggleLast(false);
+    else if (key === "escape" && table.hold) table.skipHold();
     else return;
     e.preventDefault();
   });

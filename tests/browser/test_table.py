@@ -98,7 +98,9 @@ def static_weight(page: Any) -> dict[str, Any]:
         .map(e => ({name: new URL(e.name).pathname, transfer: e.transferSize,
                     encoded: e.encodedBodySize, decoded: e.decodedBodySize}))""")
     # A resource served from the cache transfers 0 bytes; count its encoded size instead, so
-    # the figure is the weight of a first visit.
+    # the figure is the weight of a first visit. Each file once: the favicon is fetched again
+    # every time the tab shows or stops showing "your turn".
+    entries = list({e["name"]: e for e in entries}.values())
     wire = sum(max(e["transfer"], e["encoded"]) for e in entries)
     return {"files": entries, "wire_bytes": wire,
             "decoded_bytes": sum(e["decoded"] for e in entries)}

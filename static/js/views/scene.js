@@ -29,6 +29,11 @@ import { fmt, h } from "../dom.js";
  * @property {string} invite
  * @property {string} matches the match history's URL; a match's page (its replay) is
  *   `${matches}${id}/`
+ * @property {string} rules the rules page's URL (the help links to its sections)
+ * @property {string} favicon_turn the favicon shown while it is the viewer's turn
+ * @property {boolean | null} sounds the signed-in player's saved choice; null when anonymous
+ * @property {string | null} sounds_url where a signed-in player's choice is saved
+ * @property {string | null} csrf the CSRF token that saving it needs
  */
 
 /**

@@ -50,6 +50,14 @@ function sweep(t) {
   t.holdTimer = setTimeout(() => endHold(t), SWEEP_MS);
 }
 
+/**
+ * Gather the held trick at once: the player tapped it (or pressed Esc) and need not wait.
+ * @param {Table} t
+ */
+export function skipHold(t) {
+  if (t.hold) endHold(t);
+}
+
 /** @param {Table} t */
 function endHold(t) {
   clearTimeout(t.holdTimer);
@@ -90,7 +98,8 @@ export function renderCenter(t) {
       // A held trick is a completed one: it has its winner.
       const winner = /** @type {number} */ (trick.winner);
       const cls = hold ? `.held${sweeping ? `.sweep-${t.pos(winner)}` : ""}` : "";
-      parts.push(h(`div.trick${cls}`, { role: "list", "aria-label": fmt(S.trick_n, { n: trick.number }) },
+      parts.push(h(`div.trick${cls}`, { role: "list", "aria-label": fmt(S.trick_n, { n: trick.number }),
+        title: hold ? S.skip_hold : null },
         cards.map(([seat, id]) => {
           const entering = !hold && t.entering.has(id) && !reducedMotion();
           const win = hold && trick.winner === seat;
