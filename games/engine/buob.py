@@ -118,7 +118,12 @@ def callable_suits(deal: Deal, seat: int, options: Options) -> list[str]:
     in this trick (RULES §8; `Trick.refused`) is offered to nobody for the rest of it.
     """
     trick = deal.current
-    if trick is None or not trick.cards or trick.buob is not None:
+    if trick is None or trick.buob is not None:
+        return []
+    for _, c in trick.cards:  # most tricks hold no king: answer those first
+        if c in KING_SUIT:
+            break
+    else:
         return []
     kings, refusal = _kings_or_refusal(trick, seat, options)
     if refusal is not None:

@@ -140,6 +140,13 @@ _BYTE_POINTS = tuple(tuple(sum(_POINTS[c] for c in cards if c < NUM_CARDS) for c
 def ids_of(mask: int) -> list[str]:
     """The card ids of a bitmask in canonical order."""
     out: list[str] = []
+    if mask.bit_count() <= 3:
+        # A legal-card set when following suit is often this small: peeling is cheaper.
+        while mask:
+            low = mask & -mask
+            out.append(CARD_IDS[low.bit_length() - 1])
+            mask ^= low
+        return out
     for table, byte in zip(_BYTE_IDS, mask.to_bytes(_MASK_BYTES, "little"), strict=True):
         if byte:
             out += table[byte]

@@ -136,36 +136,40 @@ def forbidden_scart_mask(deal: Deal, scart_forbidden: str) -> int:
     return HONOURS_MASK
 
 
-def _lowest(mask: int, n: int) -> list[int]:
+def lowest_cards(mask: int, n: int) -> list[int]:
     """The n cards of lowest point value in mask (ties: lowest canonical index)."""
     return sorted(cards_of(mask), key=lambda c: (POINTS_OF[c], c))[:n]
 
 
-def _legality(deal: Deal, seat: int) -> tuple[int, str]:
-    """The one rule of which cards `seat` may play now (RULES §7, §8 forced jack): the mask of
-    the legal cards of its hand, and the code that rejects any other card of that hand."""
-    hand = deal.hands[seat]
-    trick = deal.current
-    if trick is None:
-        return 0, "WRONG_PHASE"
-    b = trick.buob
-    if b is not None and b.mode == BuobMode.FORCED and b.target == seat:
-        return 1 << JACKS[b.suit], "BUOB_FORCED_JACK"
-    led = trick.led
+def trick_legality(hand: int, led: str | None, buob: Buob | None, seat: int
+                   ) -> tuple[int, ErrorCode]:
+    """The one rule of which cards `seat` may play now (RULES §7, §8 forced jack), from its
+    hand and the open trick's led suit and BUOB call: the mask of the legal cards of its hand,
+    and the code that rejects any other card of that hand. (fast.py asks it too.)"""
+    if buob is not None and buob.mode == _FORCED and buob.target == seat:
+        return 1 << JACKS[buob.suit], ErrorCode.BUOB_FORCED_JACK
     if led is None:
-        return hand, "CARD_NOT_IN_HAND"  # a lead: any card of the hand
+        return hand, ErrorCode.CARD_NOT_IN_HAND  # a lead: any card of the hand
     follow = hand & SUIT_MASK[led]
     if follow:
-        return follow | (hand & NARR_BIT), "MUST_FOLLOW_SUIT"
+        return follow | (hand & NARR_BIT), ErrorCode.MUST_FOLLOW_SUIT
     trumps = hand & TRUMP_MASK
     if trumps:
-        return trumps | (hand & NARR_BIT), "MUST_PLAY_TRUMP"
+        return trumps | (hand & NARR_BIT), ErrorCode.MUST_PLAY_TRUMP
     # Void in L and in trumps: any card. (The Narr, exempt from following, is in every mask.)
-    return hand, "CARD_NOT_IN_HAND"
+    return hand, ErrorCode.CARD_NOT_IN_HAND
+
+
+def _legality(deal: Deal, seat: int) -> tuple[int, ErrorCode]:
+    """`trick_legality` for `seat` at `deal`'s open trick."""
+    trick = deal.current
+    if trick is None:
+        return 0, ErrorCode.WRONG_PHASE
+    return trick_legality(deal.hands[seat], trick.led, trick.buob, seat)
 
 
 def _legal_mask(deal: Deal, seat: int) -> int:
-    """The cards `seat` may play now (see `_legality`)."""
+    """The cards `seat` may play now (see `trick_legality`)."""
     return _legality(deal, seat)[0]
 
 
@@ -308,7 +312,7 @@ _FORCED = BuobMode.FORCED
 # strength, a card of L its strength, any other card (the Narr too) -1. The winner is the
 # highest rank among four look-ups; no card ranks above -1 only when a BUOB exchange took the
 # only card of L from a trick without trumps.
-_TRICK_RANK: dict[str, tuple[int, ...]] = {
+TRICK_RANK: dict[str, tuple[int, ...]] = {
     led: tuple(100 + STRENGTH_OF[c] if SUIT_OF[c] == "T"
                else STRENGTH_OF[c] if SUIT_OF[c] == led else -1 for c in range(NUM_CARDS))
     for led in (*SUITS, "T")
@@ -337,7 +341,9 @@ def _play_card(state: MatchState, action: Mapping[str, Any]) -> Result:
         raise RuleError(ErrorCode.UNKNOWN_CARD)
     if not deal.hands[seat] >> card & 1:
         raise RuleError(ErrorCode.CARD_NOT_IN_HAND)
-    legal, refusal = _legality(deal, seat)
+    trick = deal.current
+    assert trick is not None  # PLAY always has an open trick
+    legal, refusal = trick_legality(deal.hands[seat], trick.led, trick.buob, seat)
     if not legal >> card & 1:
         raise RuleError(refusal)
     call = action.get("call_buob") is True
@@ -412,7 +418,7 @@ def _complete_trick(state: MatchState, fields: list[Any], trick: Trick,
         buob = buob._replace(returned_card=returned)
         events.append(ev.BuobResolved(buob.target, returned, jack, number))
     # 2. The winner: highest trump, else highest card of L, else the called king's player.
-    rank = _TRICK_RANK[led]
+    rank = TRICK_RANK[led]
     winner = -1
     best = -1
     mask = 0
@@ -478,7 +484,7 @@ def _score_deal(state: MatchState, deal: Deal, events: list[ev.Event]) -> Result
     if debt is not None and debt.status == "pending":
         dt = 0 if debt.debtor == Team.A else 1
         others = piles[dt] & ~NARR_BIT
-        paid = _lowest(others, 1)[0] if others else NARR
+        paid = lowest_cards(others, 1)[0] if others else NARR
         piles[dt] &= ~(1 << paid)
         piles[1 - dt] |= 1 << paid
         debt = debt._replace(status="settled", paid_card=paid, settled_at="end")
@@ -527,10 +533,10 @@ def _turn_timeout(state: MatchState, action: Mapping[str, Any]) -> Result:
     if state.phase == SCART:
         allowed = deal.hands[deal.dealer] & ~forbidden_scart_mask(deal,
                                                                   state.options.scart_forbidden)
-        return _scart(state, _lowest(allowed, 2), auto=True)
+        return _scart(state, lowest_cards(allowed, 2), auto=True)
     seat = deal.turn
     assert seat is not None
-    card = _lowest(_legal_mask(deal, seat), 1)[0]
+    card = lowest_cards(_legal_mask(deal, seat), 1)[0]
     return _play(state, seat, card, False, None, auto=True)
 
 
