@@ -122,9 +122,10 @@ def cards_of(mask: int) -> list[int]:
             out.append(low.bit_length() - 1)
             mask ^= low
         return out
-    for table, byte in zip(_BYTE_CARDS, mask.to_bytes(_MASK_BYTES, "little"), strict=True):
+    used = mask.to_bytes((mask.bit_length() + 7) >> 3, "little")  # up to the highest card
+    for table, byte in zip(_BYTE_CARDS, used, strict=False):
         if byte:
-            out.extend(table[byte])
+            out += table[byte]
     return out
 
 
@@ -147,7 +148,8 @@ def ids_of(mask: int) -> list[str]:
             out.append(CARD_IDS[low.bit_length() - 1])
             mask ^= low
         return out
-    for table, byte in zip(_BYTE_IDS, mask.to_bytes(_MASK_BYTES, "little"), strict=True):
+    used = mask.to_bytes((mask.bit_length() + 7) >> 3, "little")  # up to the highest card
+    for table, byte in zip(_BYTE_IDS, used, strict=False):
         if byte:
             out += table[byte]
     return out

@@ -19,6 +19,7 @@ from .cards import (
     HONOURS_MASK,
     INDEX,
     JACKS,
+    KING_SUIT,
     NARR,
     NARR_BIT,
     NUM_CARDS,
@@ -293,7 +294,9 @@ def _play(state: MatchState, seat: int, card: int, call: bool, call_suit: object
     fields[_CURRENT] = trick
     if len(cards) < 4:
         fields[_TURN] = _NEXT_SEAT[seat]
-        return _with_deal(state, _tuple_new(Deal, fields)), events
+        outer: list[Any] = list(state)  # _with_deal, inlined on the hot path
+        outer[_DEAL_AT] = _tuple_new(Deal, fields)
+        return _tuple_new(MatchState, outer), events
     return _complete_trick(state, fields, trick, events)
 
 
@@ -619,7 +622,12 @@ def legal_actions(state: MatchState, seat: int | None) -> dict[str, Any]:
             if deal.turn == seat:
                 out["play"] = True
                 out["legal_cards"] = ids_of(_legality(deal, seat)[0])
-            out["buob_suits"] = callable_suits(deal, seat, state.options)
+            trick = deal.current
+            if trick is not None and trick.buob is None:
+                for _, c in trick.cards:  # no king on the table (most tricks): no call
+                    if c in KING_SUIT:
+                        out["buob_suits"] = callable_suits(deal, seat, state.options)
+                        break
     elif phase == DEALING:
         if deal is not None and deal.dealer == seat:
             out["deal"] = True
