@@ -12,11 +12,20 @@ random seat calls BUOB (naming a random suit, or none) while its own `legal_acti
 call — often accepted, sometimes refused, publicly or not, as at a real table.
 
 The runs alternate (base, candidate, candidate, base, ...) so that a noisy, shared machine
-slows both alike; each engine's figure is the median of its runs. Both must score every deal
+slows both alike, and are timed in this process's CPU time (time.process_time), which other
+processes waiting for the same cores do not inflate; each engine's figure is the median of its
+runs. Both must score every deal
 alike, or the comparison is void and the script exits with status 1.
 
-Printed: deals/s of each engine and their ratio, views/s on states sampled along the deals
-(each state seen by the four seats and a spectator), and the load average before and after.
+Three drivers: `public-api` above; `table`, the same with every state seen by the four seats
+and a spectator (`view` five times per accepted action, as the services announce a table);
+and `bench-engine`, the loop of bench/engine.py (each engine's own seeded random player,
+`playout.random_action`, feeding `apply`; it consumes the random numbers alike in both, so it
+plays the same deals too).
+
+Printed: deals/s of each engine under each driver and their ratio, views/s on states sampled
+along the deals (each state seen by the four seats and a spectator), and the load average
+before and after.
 """
 
 from __future__ import annotations
@@ -41,6 +50,7 @@ sys.path.insert(0, str(ROOT))
 
 BASE_PACKAGE = "troccas_engine_base"
 SUITS = ("C", "R", "S", "B")
+AUDIENCE = (0, 1, 2, 3, None)  # the four seats and a spectator
 
 
 def _git(*args: str) -> bytes:
@@ -85,10 +95,12 @@ def _random_options(engine: ModuleType, rng: random.Random) -> Any:
 
 
 def play(engine: ModuleType, deals: int, seed: int, buob_rate: float = 0.3,
-         sample_every: int = 0) -> tuple[list[tuple[int, int]], list[Any]]:
+         sample_every: int = 0, views: bool = False) -> tuple[list[tuple[int, int]], list[Any]]:
     """Play `deals` whole deals through the public API; return each deal's points and, if
-    `sample_every`, every n-th state reached (for the view figure)."""
-    apply, legal_actions = engine.apply, engine.legal_actions
+    `sample_every`, every n-th state reached (for the view figure). With `views`, every
+    state the table reaches is also seen by the four seats and a spectator, as the services
+    announce it (one view each per accepted action or public refusal)."""
+    apply, legal_actions, view = engine.apply, engine.legal_actions, engine.view
     rule_error, public_refusal = engine.RuleError, engine.PublicRefusal
     lobby, dealing, reveal, scart, play_phase, round_over = (
         engine.LOBBY, engine.DEALING, engine.REVEAL, engine.SCART, engine.PLAY,
@@ -113,7 +125,10 @@ def play(engine: ModuleType, deals: int, seed: int, buob_rate: float = 0.3,
                     except public_refusal as refusal:
                         state = refusal.state
                     except rule_error:
-                        pass
+                        continue
+                    if views:
+                        for seat in AUDIENCE:
+                            view(state, seat)
                     continue
             turn = state.deal.turn
             card = rng.choice(legal_actions(state, turn)["legal_cards"])
@@ -133,6 +148,9 @@ def play(engine: ModuleType, deals: int, seed: int, buob_rate: float = 0.3,
         else:  # MATCH_OVER
             action = {"type": "new_match"}
         state, _ = apply(state, action)
+        if views:
+            for seat in AUDIENCE:
+                view(state, seat)
         if phase == play_phase and state.phase != play_phase:
             points.append(state.deal.points)
         steps += 1
@@ -141,13 +159,43 @@ def play(engine: ModuleType, deals: int, seed: int, buob_rate: float = 0.3,
     return points, samples
 
 
+def play_bench(engine: ModuleType, deals: int, seed: int
+               ) -> tuple[list[tuple[int, int]], list[Any]]:
+    """Play `deals` whole deals as bench/engine.py does: the engine's own seeded random player
+    (`playout.random_action`, BUOB calls at random, often refused) and `apply`."""
+    random_action = importlib.import_module(engine.__name__ + ".playout").random_action
+    apply, rule_error, play_phase = engine.apply, engine.RuleError, engine.PLAY
+    rng = random.Random(seed)
+    state = engine.new_match_state(_random_options(engine, rng), rng.randrange(4))
+    points: list[tuple[int, int]] = []
+    while len(points) < deals:
+        action = random_action(state, rng)
+        before = state.phase
+        try:
+            state, _ = apply(state, action)
+        except rule_error:
+            continue
+        if before == play_phase and state.phase != play_phase:
+            points.append(state.deal.points)
+    return points, []
+
+
+def play_table(engine: ModuleType, deals: int, seed: int
+               ) -> tuple[list[tuple[int, int]], list[Any]]:
+    """The public-API driver, with the five views of every state, as a live table runs."""
+    return play(engine, deals, seed, views=True)
+
+
 def views_per_second(engine: ModuleType, samples: list[Any]) -> float:
     view = engine.view
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     for s in samples:
-        for seat in (0, 1, 2, 3, None):
+        for seat in AUDIENCE:
             view(s, seat)
-    return 5 * len(samples) / (time.perf_counter() - t0)
+    return 5 * len(samples) / (time.process_time() - t0)
+
+
+DRIVERS = {"public-api": play, "table": play_table, "bench-engine": play_bench}
 
 
 def _load() -> str:
@@ -172,30 +220,37 @@ def main() -> int:
         print(f"load average before: {_load()}")
         for engine in engines.values():  # warm-up, and the two must play the same deals
             play(engine, 50, args.seed + 1)
-        rates: dict[str, list[float]] = {name: [] for name in engines}
-        results: dict[str, list[tuple[int, int]]] = {}
-        for r in range(args.rounds):
-            order = ("base", "candidate") if r % 2 == 0 else ("candidate", "base")
-            for name in order:
-                t0 = time.perf_counter()
-                points, _ = play(engines[name], args.deals, args.seed + r)
-                rates[name].append(args.deals / (time.perf_counter() - t0))
-                if r == 0:
-                    results[name] = points
-        same = results["base"] == results["candidate"]
+        rates: dict[tuple[str, str], list[float]] = {}
+        same = True
+        for driver, player in DRIVERS.items():
+            results: dict[str, list[tuple[int, int]]] = {}
+            for r in range(args.rounds):
+                order = ("base", "candidate") if r % 2 == 0 else ("candidate", "base")
+                for name in order:
+                    t0 = time.process_time()
+                    points, _ = player(engines[name], args.deals, args.seed + r)
+                    rate = args.deals / (time.process_time() - t0)
+                    rates.setdefault((driver, name), []).append(rate)
+                    if r == 0:
+                        results[name] = points
+            same = same and results["base"] == results["candidate"]
         views: dict[str, float] = {}
         for name in ("base", "candidate", "candidate", "base"):
             _, samples = play(engines[name], 100, args.seed, sample_every=7)
             views[name] = max(views.get(name, 0.0), views_per_second(engines[name], samples))
         print(f"load average after: {_load()}")
-    median = {name: statistics.median(v) for name, v in rates.items()}
+    median = {key: statistics.median(v) for key, v in rates.items()}
+    for driver in DRIVERS:
+        print(f"driver {driver}:")
+        for name in engines:
+            runs = ", ".join(f"{x:.0f}" for x in rates[driver, name])
+            print(f"  {name:>9}: {median[driver, name]:7.0f} deals/s  (runs: {runs})")
+        ratio = median[driver, "candidate"] / median[driver, "base"]
+        print(f"  deals_ratio[{driver}]: {ratio:.2f}")
     for name in engines:
-        runs = ", ".join(f"{x:.0f}" for x in rates[name])
-        print(f"{name:>9}: {median[name]:7.0f} deals/s (runs: {runs})  "
-              f"{views[name]:8.0f} views/s")
-    print(f"same deals and points in both: {'yes' if same else 'NO'}")
+        print(f"views  {name:>9}: {views[name]:8.0f} views/s")
     print(f"views_ratio: {views['candidate'] / views['base']:.2f}")
-    print(f"deals_ratio: {median['candidate'] / median['base']:.2f}")
+    print(f"same deals and points in both: {'yes' if same else 'NO'}")
     return 0 if same else 1
 
 
