@@ -99,7 +99,7 @@ def _deck(action: Mapping[str, Any]) -> tuple[int, ...]:
     if not isinstance(deck, list | tuple) or len(deck) != NUM_CARDS:
         raise RuleError("INVALID_ACTION")
     try:
-        out = tuple(INDEX[c] for c in deck)
+        out = tuple(map(INDEX.__getitem__, deck))  # a C loop: no generator frame per card
     except (KeyError, TypeError):
         raise RuleError("INVALID_ACTION") from None
     if len(set(out)) != NUM_CARDS:
