@@ -618,12 +618,13 @@ def legal_actions(state: MatchState, seat: int | None) -> dict[str, Any]:
     phase = state.phase
     # PLAY first: every card of a deal asks this for the seat on turn and every view.
     if phase == PLAY:
-        if deal is not None:
+        trick = None if deal is None else deal.current
+        if deal is not None and trick is not None:
             if deal.turn == seat:
                 out["play"] = True
-                out["legal_cards"] = ids_of(_legality(deal, seat)[0])
-            trick = deal.current
-            if trick is not None and trick.buob is None:
+                legal = trick_legality(deal.hands[seat], trick.led, trick.buob, seat)[0]
+                out["legal_cards"] = ids_of(legal)
+            if trick.buob is None:
                 for _, c in trick.cards:  # no king on the table (most tricks): no call
                     if c in KING_SUIT:
                         out["buob_suits"] = callable_suits(deal, seat, state.options)
