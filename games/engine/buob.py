@@ -3,20 +3,34 @@
 from __future__ import annotations
 
 from .cards import JACKS, KING_SUIT, SUITS
-from .errors import RuleError
+from .errors import ErrorCode, RuleError
 from .options import Options
 from .state import Buob, BuobMode, Deal, Trick
 
 
-def _kings_considered(trick: Trick, caller: int, options: Options) -> list[tuple[int, int]]:
-    """(seat, king) pairs on the table, in play order, that this caller's call may use."""
+def _kings_or_refusal(trick: Trick, caller: int, options: Options
+                      ) -> tuple[list[tuple[int, int]], ErrorCode | None]:
+    """(seat, king) pairs on the table, in play order, that this caller's call may use, or no
+    pair and the code that refuses the call (codes 3 and 4 of RULES §8).
+
+    Returned rather than raised: `callable_suits` asks this for every seat's view on every
+    card, and most tricks hold no king; building and catching an exception there cost more
+    than the whole answer."""
     kings = [(s, c) for s, c in trick.cards if c in KING_SUIT]
     if not kings:
-        raise RuleError("BUOB_NO_KING")
+        return kings, ErrorCode.BUOB_NO_KING
     if options.buob_caller == "king_team":
         kings = [(s, c) for s, c in kings if s % 2 == caller % 2]
         if not kings:
-            raise RuleError("BUOB_NOT_ALLOWED_CALLER")
+            return kings, ErrorCode.BUOB_NOT_ALLOWED_CALLER
+    return kings, None
+
+
+def _kings_considered(trick: Trick, caller: int, options: Options) -> list[tuple[int, int]]:
+    """(seat, king) pairs on the table, in play order, that this caller's call may use."""
+    kings, refusal = _kings_or_refusal(trick, caller, options)
+    if refusal is not None:
+        raise RuleError(refusal)
     return kings
 
 
@@ -104,12 +118,19 @@ def callable_suits(deal: Deal, seat: int, options: Options) -> list[str]:
     in this trick (RULES §8; `Trick.refused`) is offered to nobody for the rest of it.
     """
     trick = deal.current
-    if trick is None or not trick.cards or trick.buob is not None:
+    if trick is None or trick.buob is not None:
         return []
-    try:
-        kings = _kings_considered(trick, seat, options)
-    except RuleError:
+    for _, c in trick.cards:  # most tricks hold no king: answer those first
+        if c in KING_SUIT:
+            break
+    else:
         return []
+    kings, refusal = _kings_or_refusal(trick, seat, options)
+    if refusal is not None:
+        return []
+    led_suits = deal.led_suits
+    if all(KING_SUIT[c] in led_suits for _, c in kings):
+        return []  # no king on the table is eligible: no jack to look for
     played = 0
     for t in deal.tricks:
         for _, c in t.cards:

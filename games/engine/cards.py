@@ -122,15 +122,37 @@ def cards_of(mask: int) -> list[int]:
             out.append(low.bit_length() - 1)
             mask ^= low
         return out
-    for table, byte in zip(_BYTE_CARDS, mask.to_bytes(_MASK_BYTES, "little"), strict=True):
+    used = mask.to_bytes((mask.bit_length() + 7) >> 3, "little")  # up to the highest card
+    for table, byte in zip(_BYTE_CARDS, used, strict=False):
         if byte:
-            out.extend(table[byte])
+            out += table[byte]
     return out
+
+
+# The same tables with the cards' ids, and with the raw point sum of each byte's cards: a hand
+# in a view or a legal-card list is then ten look-ups, and so is a pile's value at scoring.
+# (Bits 78 and 79 of the last byte are no card: a mask never sets them.)
+_BYTE_IDS = tuple(tuple(tuple(CARD_IDS[c] for c in cards if c < NUM_CARDS) for cards in table)
+                  for table in _BYTE_CARDS)
+_BYTE_POINTS = tuple(tuple(sum(_POINTS[c] for c in cards if c < NUM_CARDS) for cards in table)
+                     for table in _BYTE_CARDS)
 
 
 def ids_of(mask: int) -> list[str]:
     """The card ids of a bitmask in canonical order."""
-    return [CARD_IDS[c] for c in cards_of(mask)]
+    out: list[str] = []
+    if mask.bit_count() <= 3:
+        # A legal-card set when following suit is often this small: peeling is cheaper.
+        while mask:
+            low = mask & -mask
+            out.append(CARD_IDS[low.bit_length() - 1])
+            mask ^= low
+        return out
+    used = mask.to_bytes((mask.bit_length() + 7) >> 3, "little")  # up to the highest card
+    for table, byte in zip(_BYTE_IDS, used, strict=False):
+        if byte:
+            out += table[byte]
+    return out
 
 
 def count(mask: int) -> int:
@@ -138,7 +160,10 @@ def count(mask: int) -> int:
 
 
 def raw_points(mask: int) -> int:
-    return sum(_POINTS[c] for c in cards_of(mask))
+    total = 0
+    for table, byte in zip(_BYTE_POINTS, mask.to_bytes(_MASK_BYTES, "little"), strict=True):
+        total += table[byte]
+    return total
 
 
 def counted_points(mask: int) -> int:

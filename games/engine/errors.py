@@ -123,7 +123,10 @@ class TroccasError(Exception):
 
     def __init__(self, code: ErrorCode | str, *, status: int | None = None,
                  description: str | None = None) -> None:
-        self.code: ErrorCode = ErrorCode(code)
+        # An ErrorCode is taken as it is: the enum's lookup by value costs more than the rest of
+        # the construction, and the engine raises members on its hot paths (a rejected BUOB
+        # call is an ordinary event of play).
+        self.code: ErrorCode = code if isinstance(code, ErrorCode) else ErrorCode(code)
         super().__init__(self.code.value if description is None else description)
         if status is not None:
             self.status = status

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass, fields
 from typing import Any
 
 from .errors import OptionsError
@@ -47,9 +47,19 @@ class Options:
         return cls(**values)
 
     def to_json(self) -> dict[str, Any]:
-        out = asdict(self)
-        out["bock_triggers"] = list(self.bock_triggers)
-        return out
+        # Spelled out rather than dataclasses.asdict, which deep-copies field by field: every
+        # view carries the options, and asdict cost more than the rest of a view together.
+        return {
+            "reveal_seconds": self.reveal_seconds,
+            "reveal_persist": self.reveal_persist,
+            "scart_forbidden": self.scart_forbidden,
+            "buob_caller": self.buob_caller,
+            "regame_by": self.regame_by,
+            "match_deals": self.match_deals,
+            "bock": self.bock,
+            "bock_triggers": list(self.bock_triggers),
+            "turn_seconds": self.turn_seconds,
+        }
 
 
 def _is_int(value: Any) -> bool:

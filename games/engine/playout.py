@@ -11,7 +11,7 @@ from typing import Any
 
 from .cards import CARD_IDS, KING_SUIT, SUITS, cards_of, ids_of
 from .options import Options
-from .rules import _legal_mask, forbidden_scart_mask
+from .rules import forbidden_scart_mask, trick_legality
 from .state import DEALING, LOBBY, MATCH_OVER, PLAY, REVEAL, ROUND_OVER, SCART, MatchState
 
 _KING_MASK = sum(1 << k for k in KING_SUIT)
@@ -54,6 +54,24 @@ def random_action(state: MatchState, rng: random.Random, buob_rate: float = 0.3
     """
     phase = state.phase
     deal = state.deal
+    if phase == PLAY:  # first: nearly every action of a deal is a card
+        assert deal is not None and deal.current is not None and deal.turn is not None
+        trick = deal.current
+        r = rng.random()
+        if trick.buob is None and r < buob_rate and trick.cards and (
+                _KING_MASK & _mask_of_trick(trick.cards)):
+            suit = rng.choice((None, None, *SUITS))
+            return {"type": "call_buob", "seat": rng.randrange(4), "suit": suit}
+        if r > 0.98:
+            return {"type": "turn_timeout"}
+        turn = deal.turn
+        legal = trick_legality(deal.hands[turn], trick.led, trick.buob, turn)[0]
+        card = CARD_IDS[rng.choice(cards_of(legal))]
+        action: dict[str, Any] = {"type": "play_card", "seat": turn, "card": card}
+        if trick.buob is None and card[1:] == "K" and r < buob_rate * 2:
+            action["call_buob"] = True
+            action["buob_suit"] = rng.choice((None, card[0]))
+        return action
     if phase == LOBBY:
         return {"type": "start_round", "deck": shuffled_deck(rng)}
     if phase == DEALING:
@@ -70,22 +88,6 @@ def random_action(state: MatchState, rng: random.Random, buob_rate: float = 0.3
         allowed = ids_of(deal.hands[deal.dealer]
                          & ~forbidden_scart_mask(deal, state.options.scart_forbidden))
         return {"type": "discard_scart", "seat": deal.dealer, "cards": rng.sample(allowed, 2)}
-    if phase == PLAY:
-        assert deal is not None and deal.current is not None and deal.turn is not None
-        trick = deal.current
-        r = rng.random()
-        if trick.buob is None and r < buob_rate and trick.cards and (
-                _KING_MASK & _mask_of_trick(trick.cards)):
-            suit = rng.choice((None, None, *SUITS))
-            return {"type": "call_buob", "seat": rng.randrange(4), "suit": suit}
-        if r > 0.98:
-            return {"type": "turn_timeout"}
-        card = CARD_IDS[rng.choice(cards_of(_legal_mask(deal, deal.turn)))]
-        action: dict[str, Any] = {"type": "play_card", "seat": deal.turn, "card": card}
-        if trick.buob is None and card[1:] == "K" and r < buob_rate * 2:
-            action["call_buob"] = True
-            action["buob_suit"] = rng.choice((None, card[0]))
-        return action
     if phase == ROUND_OVER:
         if state.options.match_deals == 0 and rng.random() < 0.2:
             return {"type": "end_match"}

@@ -19,6 +19,7 @@ from .cards import (
     HONOURS_MASK,
     INDEX,
     JACKS,
+    KING_SUIT,
     NARR,
     NARR_BIT,
     NUM_CARDS,
@@ -31,6 +32,7 @@ from .cards import (
     TRUMP_MASK,
     cards_of,
     counted_points,
+    ids_of,
 )
 from .errors import ErrorCode, RuleError
 from .state import (
@@ -41,6 +43,7 @@ from .state import (
     REVEAL,
     ROUND_OVER,
     SCART,
+    TEAMS,
     TRICKS_PER_DEAL,
     Buob,
     BuobMode,
@@ -50,7 +53,6 @@ from .state import (
     Phase,
     Team,
     Trick,
-    team_of,
     tricks_won,
 )
 
@@ -97,7 +99,7 @@ def _deck(action: Mapping[str, Any]) -> tuple[int, ...]:
     if not isinstance(deck, list | tuple) or len(deck) != NUM_CARDS:
         raise RuleError("INVALID_ACTION")
     try:
-        out = tuple(INDEX[c] for c in deck)
+        out = tuple(map(INDEX.__getitem__, deck))  # a C loop: no generator frame per card
     except (KeyError, TypeError):
         raise RuleError("INVALID_ACTION") from None
     if len(set(out)) != NUM_CARDS:
@@ -135,36 +137,40 @@ def forbidden_scart_mask(deal: Deal, scart_forbidden: str) -> int:
     return HONOURS_MASK
 
 
-def _lowest(mask: int, n: int) -> list[int]:
+def lowest_cards(mask: int, n: int) -> list[int]:
     """The n cards of lowest point value in mask (ties: lowest canonical index)."""
     return sorted(cards_of(mask), key=lambda c: (POINTS_OF[c], c))[:n]
 
 
-def _legality(deal: Deal, seat: int) -> tuple[int, str]:
-    """The one rule of which cards `seat` may play now (RULES §7, §8 forced jack): the mask of
-    the legal cards of its hand, and the code that rejects any other card of that hand."""
-    hand = deal.hands[seat]
-    trick = deal.current
-    if trick is None:
-        return 0, "WRONG_PHASE"
-    b = trick.buob
-    if b is not None and b.mode == BuobMode.FORCED and b.target == seat:
-        return 1 << JACKS[b.suit], "BUOB_FORCED_JACK"
-    led = trick.led
+def trick_legality(hand: int, led: str | None, buob: Buob | None, seat: int
+                   ) -> tuple[int, ErrorCode]:
+    """The one rule of which cards `seat` may play now (RULES §7, §8 forced jack), from its
+    hand and the open trick's led suit and BUOB call: the mask of the legal cards of its hand,
+    and the code that rejects any other card of that hand. (fast.py asks it too.)"""
+    if buob is not None and buob.mode == _FORCED and buob.target == seat:
+        return 1 << JACKS[buob.suit], ErrorCode.BUOB_FORCED_JACK
     if led is None:
-        return hand, "CARD_NOT_IN_HAND"  # a lead: any card of the hand
+        return hand, ErrorCode.CARD_NOT_IN_HAND  # a lead: any card of the hand
     follow = hand & SUIT_MASK[led]
     if follow:
-        return follow | (hand & NARR_BIT), "MUST_FOLLOW_SUIT"
+        return follow | (hand & NARR_BIT), ErrorCode.MUST_FOLLOW_SUIT
     trumps = hand & TRUMP_MASK
     if trumps:
-        return trumps | (hand & NARR_BIT), "MUST_PLAY_TRUMP"
+        return trumps | (hand & NARR_BIT), ErrorCode.MUST_PLAY_TRUMP
     # Void in L and in trumps: any card. (The Narr, exempt from following, is in every mask.)
-    return hand, "CARD_NOT_IN_HAND"
+    return hand, ErrorCode.CARD_NOT_IN_HAND
+
+
+def _legality(deal: Deal, seat: int) -> tuple[int, ErrorCode]:
+    """`trick_legality` for `seat` at `deal`'s open trick."""
+    trick = deal.current
+    if trick is None:
+        return 0, ErrorCode.WRONG_PHASE
+    return trick_legality(deal.hands[seat], trick.led, trick.buob, seat)
 
 
 def _legal_mask(deal: Deal, seat: int) -> int:
-    """The cards `seat` may play now (see `_legality`)."""
+    """The cards `seat` may play now (see `trick_legality`)."""
     return _legality(deal, seat)[0]
 
 
@@ -268,29 +274,30 @@ def _play(state: MatchState, seat: int, card: int, call: bool, call_suit: object
     """Place a checked card; attach a call if asked; complete the trick on the 4th card."""
     deal = state.deal
     assert deal is not None and deal.current is not None
-    trick = deal.current
-    h = deal.hands
-    hands = (*h[:seat], h[seat] & ~(1 << card), *h[seat + 1:])
-    led = trick.led
+    number, leader, cards, led, buob, _, refused = deal.current
+    hands = list(deal.hands)
+    hands[seat] &= ~(1 << card)
+    new_hands = tuple(hands)
     if led is None and card != NARR:
         led = SUIT_OF[card]
-    # The hot path of every deal: build the new tuples directly, not through _replace nor
+    cards = (*cards, (seat, card))
+    # The hot path of every deal: the new tuples are built directly, not through _replace nor
     # through the NamedTuples' own __new__ (a Python frame each).
-    trick = _tuple_new(Trick, (trick.number, trick.leader, trick.cards + ((seat, card),), led,
-                               trick.buob, None, trick.refused))
-    events: list[ev.Event] = [ev.CardPlayed(seat, card, trick.number, auto)]
+    trick: Trick = _tuple_new(Trick, (number, leader, cards, led, buob, None, refused))
+    events: list[ev.Event] = [ev.CardPlayed(seat, card, number, auto)]
     if call:
-        buob = _evaluate(state, trick, hands, seat, call_suit)
+        buob = _evaluate(state, trick, new_hands, seat, call_suit)
         trick = trick._replace(buob=buob)
-        events.append(ev.BuobCalled(buob.caller, buob.suit, buob.target, buob.mode,
-                                    trick.number))
+        events.append(ev.BuobCalled(buob.caller, buob.suit, buob.target, buob.mode, number))
     fields: list[Any] = list(deal)
-    fields[_HANDS] = hands
+    fields[_HANDS] = new_hands
     fields[_CURRENT] = trick
-    if len(trick.cards) < 4:
-        fields[_TURN] = (seat + 1) % 4
-        return _with_deal(state, _tuple_new(Deal, fields)), events
-    return _complete_trick(state, _tuple_new(Deal, fields), events)
+    if len(cards) < 4:
+        fields[_TURN] = _NEXT_SEAT[seat]
+        outer: list[Any] = list(state)  # _with_deal, inlined on the hot path
+        outer[_DEAL_AT] = _tuple_new(Deal, fields)
+        return _tuple_new(MatchState, outer), events
+    return _complete_trick(state, fields, trick, events)
 
 
 _HANDS = Deal._fields.index("hands")
@@ -302,6 +309,17 @@ _DEBT = Deal._fields.index("narr_debt")
 _LED_SUITS = Deal._fields.index("led_suits")
 _DEAL_AT = MatchState._fields.index("deal")
 _tuple_new = tuple.__new__  # NamedTuple._make without its length check: fields are complete
+_NEXT_SEAT = (1, 2, 3, 0)
+_FORCED = BuobMode.FORCED
+# For each led suit L, every card's rank in a trick led in L (RULES §7): a trump 100 + its
+# strength, a card of L its strength, any other card (the Narr too) -1. The winner is the
+# highest rank among four look-ups; no card ranks above -1 only when a BUOB exchange took the
+# only card of L from a trick without trumps.
+TRICK_RANK: dict[str, tuple[int, ...]] = {
+    led: tuple(100 + STRENGTH_OF[c] if SUIT_OF[c] == "T"
+               else STRENGTH_OF[c] if SUIT_OF[c] == led else -1 for c in range(NUM_CARDS))
+    for led in (*SUITS, "T")
+}
 
 
 def _with_deal(state: MatchState, deal: Deal) -> MatchState:
@@ -318,15 +336,17 @@ def _play_card(state: MatchState, action: Mapping[str, Any]) -> Result:
     seat = deal.turn
     sent = action.get("seat")
     if sent != seat or isinstance(sent, bool):
-        raise RuleError("NOT_YOUR_TURN")
+        raise RuleError(ErrorCode.NOT_YOUR_TURN)
     assert seat is not None
     cid = action.get("card")
-    if not isinstance(cid, str) or cid not in INDEX:
-        raise RuleError("UNKNOWN_CARD")
-    card = INDEX[cid]
+    card = INDEX.get(cid) if isinstance(cid, str) else None
+    if card is None:
+        raise RuleError(ErrorCode.UNKNOWN_CARD)
     if not deal.hands[seat] >> card & 1:
-        raise RuleError("CARD_NOT_IN_HAND")
-    legal, refusal = _legality(deal, seat)
+        raise RuleError(ErrorCode.CARD_NOT_IN_HAND)
+    trick = deal.current
+    assert trick is not None  # PLAY always has an open trick
+    legal, refusal = trick_legality(deal.hands[seat], trick.led, trick.buob, seat)
     if not legal >> card & 1:
         raise RuleError(refusal)
     call = action.get("call_buob") is True
@@ -377,56 +397,61 @@ def _evaluate(state: MatchState, trick: Trick, hands: tuple[int, ...], caller: i
             ev.BuobRefused(caller, named, exc.code.value, current.number),)) from None
 
 
-def _complete_trick(state: MatchState, deal: Deal, events: list[ev.Event]) -> Result:
-    """RULES §7, in order: exchange → winner → distribute → settle the debt → next trick."""
-    trick = deal.current
-    assert trick is not None
-    led = trick.led
+def _complete_trick(state: MatchState, fields: list[Any], trick: Trick,
+                    events: list[ev.Event]) -> Result:
+    """RULES §7, in order: exchange → winner → distribute → settle the debt → next trick.
+
+    `fields` are the deal's, with the 4th card placed (hands and current trick)."""
+    number, leader, placed, led, buob, _, _ = trick
     assert led is not None  # four cards, at most one of them the Narr
-    cards = list(trick.cards)
-    hands = list(deal.hands)
-    buob = trick.buob
+    cards = list(placed)
     # 1. A pending BUOB exchange (deferred or self): the jack takes the target's slot.
     if buob is not None:
         jack = JACKS[buob.suit]
         returned = None
-        if buob.mode != BuobMode.FORCED:
+        if buob.mode != _FORCED:
             i = next(k for k, (s, _) in enumerate(cards) if s == buob.target)
             x = cards[i][1]
             if x != jack:
+                hands = list(fields[_HANDS])
                 hands[buob.target] = (hands[buob.target] & ~(1 << jack)) | (1 << x)
+                fields[_HANDS] = tuple(hands)
                 cards[i] = (buob.target, jack)
                 returned = x
         buob = buob._replace(returned_card=returned)
-        events.append(ev.BuobResolved(buob.target, returned, jack, trick.number))
+        events.append(ev.BuobResolved(buob.target, returned, jack, number))
     # 2. The winner: highest trump, else highest card of L, else the called king's player.
+    rank = TRICK_RANK[led]
     winner = -1
     best = -1
+    mask = 0
+    narr_owner = -1
     for s, c in cards:
-        if SUIT_OF[c] == "T" and STRENGTH_OF[c] > best:
-            best, winner = STRENGTH_OF[c], s
-    if winner < 0:
-        for s, c in cards:
-            if SUIT_OF[c] == led and STRENGTH_OF[c] > best:
-                best, winner = STRENGTH_OF[c], s
+        mask |= 1 << c
+        r = rank[c]
+        if r > best:
+            best, winner = r, s
+        if c == NARR:
+            narr_owner = s
     if winner < 0:
         assert buob is not None
         winner = buob.king_seat
     wteam = winner % 2
-    # 3. Distribute.
-    piles = list(deal.piles)
-    debt = deal.narr_debt
-    for s, c in cards:
-        if c == NARR and trick.number < TRICKS_PER_DEAL:
-            piles[s % 2] |= NARR_BIT
-            if s % 2 != wteam:
-                debt = NarrDebt(debtor=team_of(s), creditor=team_of(wteam), trick=trick.number,
-                                status="pending")
-                events.append(ev.NarrDebtCreated(trick.number, debt.debtor, debt.creditor))
-        else:
-            piles[wteam] |= 1 << c
-    done = Trick(trick.number, trick.leader, tuple(cards), led, buob, winner)
-    events.append(ev.TrickWon(trick.number, winner, team_of(wteam), done.cards))
+    # 3. Distribute: tricks 1-18 send the Narr to its owner's team, a debt if that team lost.
+    piles = list(fields[_PILES])
+    debt = fields[_DEBT]
+    if narr_owner >= 0 and number < TRICKS_PER_DEAL:
+        owner_team = narr_owner % 2
+        piles[owner_team] |= NARR_BIT
+        piles[wteam] |= mask & ~NARR_BIT
+        if owner_team != wteam:
+            debt = NarrDebt(debtor=TEAMS[owner_team], creditor=TEAMS[wteam], trick=number,
+                            status="pending")
+            events.append(ev.NarrDebtCreated(number, debt.debtor, debt.creditor))
+    else:
+        piles[wteam] |= mask
+    done: Trick = _tuple_new(Trick, (number, leader, tuple(cards), led, buob, winner, ""))
+    events.append(ev.TrickWon(number, winner, TEAMS[wteam], done.cards))
     # 4. Try to settle a pending Narr debt with a 1-point card of the debtor's pile.
     if debt is not None and debt.status == "pending":
         dt = 0 if debt.debtor == Team.A else 1
@@ -435,18 +460,17 @@ def _complete_trick(state: MatchState, deal: Deal, events: list[ev.Event]) -> Re
             paid = (payable & -payable).bit_length() - 1
             piles[dt] &= ~(1 << paid)
             piles[1 - dt] |= 1 << paid
-            debt = debt._replace(status="settled", paid_card=paid, settled_at=trick.number)
-            events.append(ev.NarrDebtSettled(debt.debtor, debt.creditor, trick.number, paid))
+            debt = debt._replace(status="settled", paid_card=paid, settled_at=number)
+            events.append(ev.NarrDebtSettled(debt.debtor, debt.creditor, number, paid))
     # 5. Record L as led; next trick or scoring.
-    fields: list[Any] = list(deal)
-    fields[_HANDS] = tuple(hands)
-    fields[_TRICKS] = deal.tricks + (done,)
-    fields[_PILES] = tuple(piles)
+    fields[_TRICKS] = (*fields[_TRICKS], done)
+    fields[_PILES] = (piles[0], piles[1])
     fields[_DEBT] = debt
-    if led not in deal.led_suits:
-        fields[_LED_SUITS] = deal.led_suits + led
-    if trick.number < TRICKS_PER_DEAL:
-        fields[_CURRENT] = Trick(trick.number + 1, winner, (), None)
+    led_suits = fields[_LED_SUITS]
+    if led not in led_suits:
+        fields[_LED_SUITS] = led_suits + led
+    if number < TRICKS_PER_DEAL:
+        fields[_CURRENT] = _tuple_new(Trick, (number + 1, winner, (), None, None, None, ""))
         fields[_TURN] = winner
         return _with_deal(state, _tuple_new(Deal, fields)), events
     fields[_CURRENT] = fields[_TURN] = None
@@ -463,7 +487,7 @@ def _score_deal(state: MatchState, deal: Deal, events: list[ev.Event]) -> Result
     if debt is not None and debt.status == "pending":
         dt = 0 if debt.debtor == Team.A else 1
         others = piles[dt] & ~NARR_BIT
-        paid = _lowest(others, 1)[0] if others else NARR
+        paid = lowest_cards(others, 1)[0] if others else NARR
         piles[dt] &= ~(1 << paid)
         piles[1 - dt] |= 1 << paid
         debt = debt._replace(status="settled", paid_card=paid, settled_at="end")
@@ -512,10 +536,10 @@ def _turn_timeout(state: MatchState, action: Mapping[str, Any]) -> Result:
     if state.phase == SCART:
         allowed = deal.hands[deal.dealer] & ~forbidden_scart_mask(deal,
                                                                   state.options.scart_forbidden)
-        return _scart(state, _lowest(allowed, 2), auto=True)
+        return _scart(state, lowest_cards(allowed, 2), auto=True)
     seat = deal.turn
     assert seat is not None
-    card = _lowest(_legal_mask(deal, seat), 1)[0]
+    card = lowest_cards(_legal_mask(deal, seat), 1)[0]
     return _play(state, seat, card, False, None, auto=True)
 
 
@@ -572,12 +596,10 @@ def apply(state: MatchState, action: Mapping[str, Any]) -> Result:
 
 def legal_cards(state: MatchState, seat: int) -> list[str]:
     """The card ids `seat` may play now (empty unless it is that seat's turn in PLAY)."""
-    from .cards import ids_of
-
     deal = state.deal
     if state.phase != PLAY or deal is None or deal.turn != seat:
         return []
-    return ids_of(_legal_mask(deal, seat))
+    return ids_of(_legality(deal, seat)[0])
 
 
 def legal_actions(state: MatchState, seat: int | None) -> dict[str, Any]:
@@ -586,27 +608,35 @@ def legal_actions(state: MatchState, seat: int | None) -> dict[str, Any]:
     `buob_suits` is judged from what the seat can see (see buob.callable_suits); room-level
     permissions (owner, `regame_by`) are the web layer's and are not applied here.
     """
-    from .cards import ids_of
-
-    deal = state.deal
-    phase = state.phase
     out: dict[str, Any] = {
         "deal": False, "scart": False, "scart_allowed": [], "play": False, "legal_cards": [],
         "buob_suits": [], "regame": False, "end_match": False, "new_match": False,
     }
     if seat is None:
         return out
-    if phase == DEALING and deal is not None and deal.dealer == seat:
-        out["deal"] = True
-    elif phase == SCART and deal is not None and deal.dealer == seat:
-        out["scart"] = True
-        forbidden = forbidden_scart_mask(deal, state.options.scart_forbidden)
-        out["scart_allowed"] = ids_of(deal.hands[seat] & ~forbidden)
-    elif phase == PLAY and deal is not None:
-        if deal.turn == seat:
-            out["play"] = True
-            out["legal_cards"] = ids_of(_legal_mask(deal, seat))
-        out["buob_suits"] = callable_suits(deal, seat, state.options)
+    deal = state.deal
+    phase = state.phase
+    # PLAY first: every card of a deal asks this for the seat on turn and every view.
+    if phase == PLAY:
+        trick = None if deal is None else deal.current
+        if deal is not None and trick is not None:
+            if deal.turn == seat:
+                out["play"] = True
+                legal = trick_legality(deal.hands[seat], trick.led, trick.buob, seat)[0]
+                out["legal_cards"] = ids_of(legal)
+            if trick.buob is None:
+                for _, c in trick.cards:  # no king on the table (most tricks): no call
+                    if c in KING_SUIT:
+                        out["buob_suits"] = callable_suits(deal, seat, state.options)
+                        break
+    elif phase == DEALING:
+        if deal is not None and deal.dealer == seat:
+            out["deal"] = True
+    elif phase == SCART:
+        if deal is not None and deal.dealer == seat:
+            out["scart"] = True
+            forbidden = forbidden_scart_mask(deal, state.options.scart_forbidden)
+            out["scart_allowed"] = ids_of(deal.hands[seat] & ~forbidden)
     elif phase == ROUND_OVER:
         out["regame"] = True
         out["end_match"] = state.options.match_deals == 0
