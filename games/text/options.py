@@ -22,7 +22,7 @@ LABELS: dict[str, Promise] = {
     "bock": gettext_lazy("Bock rounds"),
     "bock_triggers": gettext_lazy("What starts a Bock round"),
     "turn_seconds": gettext_lazy("Turn timer"),
-    "stand_in_seconds": gettext_lazy("A bot stands in for a player away for"),
+    "stand_in_seconds": gettext_lazy("A bot stands in for an away player after"),
 }
 
 
