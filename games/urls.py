@@ -15,6 +15,7 @@ urlpatterns = [
     path("rules/bock/", rules_views.bock, name="rules_bock"),
     path("rooms/join/", views.join, name="join"),
     path("rooms/new/", views.create_room, name="create_room"),
+    path("play/", views.play_now, name="play_now"),
     path("rooms/<str:code>/", views.room, name="room"),
     path("matches/", views_history.match_list, name="matches"),
     path("matches/<id:pk>/", views_history.match_detail, name="match"),

@@ -102,7 +102,10 @@
  * @property {number} multiplier
  */
 
-/** @typedef {{ id: number, name: string }} Player */
+/**
+ * A player; `bot` is a bot's level ("easy", "strong"), null or absent for a person.
+ * @typedef {{ id: number, name: string, bot?: string | null }} Player
+ */
 
 /**
  * @typedef {object} Room
@@ -125,6 +128,7 @@
  * @property {number | null} [away_since] Unix time since which a player without a live
  *   socket is away (the away clock); null when connected or unknown
  * @property {boolean} is_owner
+ * @property {boolean} [stand_in] a bot plays this away player's seat now (issue #15)
  */
 
 /** @typedef {{ id: number, number: number, status: "running" | "finished" | "abandoned" }} MatchInfo */
@@ -244,6 +248,8 @@
  * @property {{ options?: Partial<RoomOptions>, visibility?: "public" | "private",
  *   allow_spectators?: boolean, name?: string }} set_options
  * @property {{}} close_room
+ * @property {{ index: number, level: string }} seat_bot
+ * @property {{ index: number }} remove_bot
  */
 
 /** @typedef {keyof CommandFields} CommandType */

@@ -424,3 +424,50 @@ def test_a_finished_match_leaves_bots_nothing_to_do(owner: Any) -> None:
     helpers.play_out(code, {0: owner})
     assert tables.phase(code) == MATCH_OVER
     assert helpers.bot_to_act(code) is None and helpers.wake(code) is False
+
+
+# --- pages ------------------------------------------------------------------------------------
+
+def test_play_now_is_one_csrf_protected_post_from_the_home_page(owner: Any) -> None:
+    from django.test import Client
+    from django.urls import reverse
+
+    c = Client(enforce_csrf_checks=True)
+    c.force_login(owner)
+    home = c.get(reverse("games:home"))
+    assert b"data-play-now" in home.content and b'value="strong"' in home.content
+    url = reverse("games:play_now")
+    assert c.get(url).status_code == 405
+    assert c.post(url, {"level": "easy"}).status_code == 403  # no CSRF token
+    token = c.cookies["csrftoken"].value
+    refused = c.post(url, {"level": "hard", "csrfmiddlewaretoken": token})
+    assert refused.status_code == 302 and refused.url == reverse("games:home")
+    assert not Seat.objects.filter(user__is_bot=True).exists()
+    out = c.post(url, {"level": "easy", "csrfmiddlewaretoken": token})
+    assert out.status_code == 302
+    seat = Seat.objects.get(user=owner)
+    assert out.url == seat.room.get_absolute_url()
+    assert tables.phase(seat.room.code) == DEALING
+    page = c.get(out.url)
+    assert page.status_code == 200
+
+
+def test_history_and_standings_label_bots_and_unrated_matches(owner: Any) -> None:
+    from django.test import Client
+    from django.urls import reverse
+
+    code = _room(owner, {"match_deals": 4})
+    helpers.seat_bots(code, owner, "easy")
+    tables.must(code, owner, "start_round")
+    helpers.play_out(code, {0: owner})
+    match = helpers.current_match(code)
+    c = Client()
+    c.force_login(owner)
+    detail = c.get(reverse("games:match", args=[match.pk])).content.decode()
+    assert "data-unrated" in detail and "not rated: a bot played" in detail
+    assert "(bot, easy)" in detail
+    listing = c.get(reverse("games:matches")).content.decode()
+    assert "data-unrated" in listing and "(bot, easy)" in listing
+    assert "data-unrated-note" in c.get(reverse("games:standings")).content.decode()
+    replay = c.get(reverse("games:match_replay", args=[match.pk])).json()
+    assert "(bot, easy)" in str(replay)

@@ -3,7 +3,7 @@
 // away clock, the number of cards in hand and a card back for the other players.
 
 import { fmt, h, patch } from "../dom.js";
-import { awayChip } from "./away.js";
+import { awayChip, botChip } from "./away.js";
 import { POS, team } from "./scene.js";
 
 /** @import { Table } from "../render.js" */
@@ -28,11 +28,13 @@ export function renderSeat(t, s) {
   patch(el, key, () => {
     const label = [t.name(s), t.teamName(tm), v.dealer === s ? S.dealer : "",
       turn ? S.on_turn : ""].filter(Boolean).join(", ");
-    return h("div.plate", { role: "group", "aria-label": label, dataset: { seat: s } },
+    return h("div.plate", { role: "group", "aria-label": label,
+      dataset: { seat: s, standIn: info && info.stand_in ? "1" : "" } },
       h("span.tag", { "aria-hidden": "true" }, tm),
       h("span.plate-main", null,
         h("span.plate-name", null, info ? t.dot(info.connected) : null,
-          h("span.nm", null, info ? info.player.name : fmt(S.seat_n, { n: s + 1 }))),
+          h("span.nm", null, info ? info.player.name : fmt(S.seat_n, { n: s + 1 })),
+          botChip(t, info)),
         h("span.plate-sub", null,
           v.dealer === s ? h("span.chip.chip-dealer", { title: S.dealer }, S.dealer) : null,
           info && info.is_owner ? h("span.chip.chip-owner", { title: S.owner }, "★") : null,
