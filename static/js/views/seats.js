@@ -32,9 +32,9 @@ export function renderSeat(t, s) {
       dataset: { seat: s, standIn: info && info.stand_in ? "1" : "" } },
       h("span.tag", { "aria-hidden": "true" }, tm),
       h("span.plate-main", null,
-        h("span.plate-name", null, info ? t.dot(info.connected) : null,
-          h("span.nm", null, info ? info.player.name : fmt(S.seat_n, { n: s + 1 })),
-          botChip(t, info)),
+        // The badge before the name: a long name is cut on a phone, the badge stays.
+        h("span.plate-name", null, info ? t.dot(info.connected) : null, botChip(t, info),
+          h("span.nm", null, info ? info.player.name : fmt(S.seat_n, { n: s + 1 }))),
         h("span.plate-sub", null,
           v.dealer === s ? h("span.chip.chip-dealer", { title: S.dealer }, S.dealer) : null,
           info && info.is_owner ? h("span.chip.chip-owner", { title: S.owner }, "★") : null,
