@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import threading
 import time
 import traceback
 import uuid
@@ -90,20 +91,40 @@ def _is_legal(action: Any, v: dict[str, Any]) -> bool:
     return False
 
 
+def _decide_with_deadline(v: dict[str, Any], events: list[dict[str, Any]], level: str,
+                          seed: int, budget: float) -> tuple[Any, BaseException | None, bool]:
+    """Run the decision on a thread of its own and wait at most budget + slack for it:
+    (action, exception raised, overran). A decision that never returns is left to finish on
+    its daemon thread; the table does not wait for it."""
+    box: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            box["action"] = bots.decide(v, events, level=level, seed=seed, budget_ms=budget)
+        except Exception as exc:  # noqa: BLE001 - reported to the caller
+            box["error"] = exc
+
+    thread = threading.Thread(target=run, name="troccas-bot-decide", daemon=True)
+    start = time.perf_counter()
+    thread.start()
+    thread.join((budget + OVERRUN_SLACK_MS) / 1000)
+    elapsed = (time.perf_counter() - start) * 1000
+    if thread.is_alive() or elapsed > budget + OVERRUN_SLACK_MS:
+        return None, None, True
+    return box.get("action"), box.get("error"), False
+
+
 def choose(v: dict[str, Any], events: list[dict[str, Any]], *, level: str, seed: int,
            budget: float, where: str) -> dict[str, Any]:
     """The bot's action, or `fallback`'s when the decision raised, overran or is illegal."""
-    start = time.perf_counter()
-    try:
-        action = bots.decide(v, events, level=level, seed=seed, budget_ms=budget)
-    except Exception as exc:  # noqa: BLE001 - a bot never stalls a table
+    action, error, overran = _decide_with_deadline(v, events, level, seed, budget)
+    if error is not None:
         log.error("bot %s: %s raised at %s; played the lowest-value legal action instead",
-                  where, type(exc).__name__, _where(exc))
+                  where, type(error).__name__, _where(error))
         return bots.fallback(v)
-    elapsed = (time.perf_counter() - start) * 1000
-    if elapsed > budget + OVERRUN_SLACK_MS:
-        log.warning("bot %s: took %.0f ms of a %.0f ms budget; played the lowest-value legal "
-                    "action instead", where, elapsed, budget)
+    if overran:
+        log.warning("bot %s: no decision within its %.0f ms budget; played the lowest-value "
+                    "legal action instead", where, budget)
         return bots.fallback(v)
     if not _is_legal(action, v):
         log.error("bot %s: chose an action its view does not offer (type %r); played the "

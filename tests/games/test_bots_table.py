@@ -471,3 +471,21 @@ def test_history_and_standings_label_bots_and_unrated_matches(owner: Any) -> Non
     assert "data-unrated-note" in c.get(reverse("games:standings")).content.decode()
     replay = c.get(reverse("games:match_replay", args=[match.pk])).json()
     assert "(bot, easy)" in str(replay)
+
+
+def test_a_player_leaving_mid_match_wakes_the_table_when_the_grace_period_ends(
+        by_seat: dict[int, Any], monkeypatch: pytest.MonkeyPatch) -> None:
+    from datetime import timedelta
+
+    from games.models import Connection
+    from games.services import bot_wakeups
+
+    code, seat = _at_play(by_seat, grace=45)
+    mario = by_seat[seat]
+    services.connect(code, mario, "mario-tab")
+    woken: list[tuple[int, int, Any]] = []
+    monkeypatch.setattr(bot_wakeups, "schedule", lambda r, v, when=None: woken.append((r, v, when)))
+    services.disconnect(code, "mario-tab")
+    closed = Connection.objects.get(user=mario, closed_at__isnull=False).closed_at
+    assert woken == [(tables.current_round(code).pk, tables.version(code),
+                      closed + timedelta(seconds=45))]
