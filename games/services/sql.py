@@ -21,7 +21,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext
 
-from accounts.models import User, bot_name
+from accounts.models import User
 from games.models import Connection, Match, Room, Round, RoundAction, Seat
 
 
@@ -180,12 +180,11 @@ def seat_rows(room_id: int, online_since: datetime) -> list[SeatRow]:
 def public_name(username: str, display_name: str, anonymised_at: Any, is_bot: bool = False,
                 bot_level: str = "") -> str:
     """User.public_name from the row's columns: a deleted account is "Former player" at the
-    table as on the pages, never its placeholder username (`deleted-<id>`); a bot's name
-    says it is one."""
+    table as on the pages, never its placeholder username (`deleted-<id>`). A bot's own name
+    alone: the table's views carry its level apart (`player.bot`), and each page says "bot"
+    in its reader's language (static/js/views/bots.js), which one broadcast cannot."""
     if anonymised_at is not None:
         return gettext("Former player")
-    if is_bot:
-        return bot_name(display_name or username, bot_level)
     return display_name or username
 
 

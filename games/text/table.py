@@ -190,6 +190,8 @@ def bot_strings() -> dict[str, str]:
     away notice's countdown to the stand-in and its label."""
     return {
         "bot_badge": _("bot"),
+        # A bot's name at the table: the server sends its own name and level apart.
+        "bot_name": _("%(name)s (bot, %(level)s)"),
         "seat_bot": _("Seat a bot"),
         "remove_bot": _("Remove the bot"),
         "bot_level_for": _("Bot level for seat %(n)s"),

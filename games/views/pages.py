@@ -37,7 +37,7 @@ TABLE_MODULES = (
     "table.js", "render.js", "dom.js", "net.js", "cards.js", "suits.js",
     "views/scene.js", "views/lobby.js", "views/scorebar.js", "views/seats.js",
     "views/trick.js", "views/dialogs.js", "views/actions.js", "views/hand.js",
-    "views/scoresheet.js", "views/status.js", "views/toasts.js",
+    "views/scoresheet.js", "views/status.js", "views/toasts.js", "views/bots.js",
 )
 
 OPEN_TABLES_SHOWN = 20

@@ -103,3 +103,27 @@ def test_one_person_plays_against_three_bots(browser: Any, site_server: str, art
         assert not errors, errors
     finally:
         context.close()
+
+
+def test_the_owner_seats_and_removes_a_bot_from_the_lobby(browser: Any, site_server: str,
+                                                          artifacts: Path) -> None:
+    context = browser.new_context(viewport={"width": 1366, "height": 800}, locale="de",
+                                  device_scale_factor=1, bypass_csp=True)
+    try:
+        page = sign_up(context, site_server, "gionlobby", "de")
+        page.goto(f"{site_server}/de/rooms/new/")
+        page.click(".room-form [type=submit]")
+        page.wait_for_url(re.compile(r"/rooms/[a-z0-9]+/$"))
+        page.wait_for_selector(f"{APP}[data-state=live] .lobby")
+        free = page.locator(".slot.free[data-index='1']")
+        free.locator("[data-action=bot-level]").select_option("strong")
+        act(page, lambda: free.locator("[data-action=seat-bot]").click())
+        bot = page.locator(".slot.bot[data-index='1']")
+        bot.wait_for()
+        assert "(Bot, stark)" in bot.inner_text()
+        assert bot.locator(".chip-bot").count() == 1
+        shot(page, artifacts, "bots-lobby-seated")
+        act(page, lambda: bot.locator("[data-action=remove-bot]").click())
+        page.locator(".slot.free[data-index='1']").wait_for()
+    finally:
+        context.close()

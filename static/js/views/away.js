@@ -80,18 +80,6 @@ export function awayChip(t, info) {
 }
 
 /**
- * A bot's badge beside its name (its name says "bot" in words); null for a person. A bot
- * standing in for an away player is named by that player's away notice ("bot for Mario").
- * @param {Table} t
- * @param {SeatInfo | null} info
- */
-export function botChip(t, info) {
-  if (!info || !info.player.bot) return null;
-  return h("span.chip.chip-bot", { title: t.S.bot_badge, dataset: { bot: info.player.bot } },
-    h("span", { "aria-hidden": "true" }, "🤖"), h("span.visually-hidden", null, t.S.bot_badge));
-}
-
-/**
  * Refresh every away clock on the page now, and every second while any is shown.
  * @param {Table} t
  */

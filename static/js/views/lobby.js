@@ -3,7 +3,8 @@
 // owner's panel (house rules, visibility, spectators, closing the room).
 
 import { fmt, h, patch } from "../dom.js";
-import { awayChip, botChip } from "./away.js";
+import { awayChip } from "./away.js";
+import { botChip } from "./bots.js";
 import { team } from "./scene.js";
 
 /**

@@ -3,7 +3,8 @@
 // away clock, the number of cards in hand and a card back for the other players.
 
 import { fmt, h, patch } from "../dom.js";
-import { awayChip, botChip } from "./away.js";
+import { awayChip } from "./away.js";
+import { botChip } from "./bots.js";
 import { POS, team } from "./scene.js";
 
 /** @import { Table } from "../render.js" */
