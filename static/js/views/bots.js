@@ -33,7 +33,7 @@ export function nameBots(view, S) {
  */
 export function botChip(t, info) {
   if (!info || !info.player.bot) return null;
+  // A word, not a pictograph: a page without an emoji font would show an empty box.
   return h("span.chip.chip-bot", { title: t.S.bot_badge, dataset: { bot: info.player.bot } },
-    h("span", { "aria-hidden": "true" }, "🤖"), h("span.visually-hidden", null, t.S.bot_badge));
+    t.S.bot_badge);
 }
-
