@@ -26,7 +26,7 @@ from django.utils import timezone
 from accounts.bots import bot_account
 from accounts.models import User
 from games import bots
-from games.engine import PublicRefusal, RuleError, apply, events_for, from_json, view
+from games.engine import PublicRefusal, apply, events_for, from_json, view
 from games.engine.events import Event
 from games.engine.options import Options
 from games.history.replay import ENGINE_KINDS, engine_action
@@ -205,10 +205,7 @@ def play_bot_turn(round_id: int, version: int) -> bool:
 
 def _send(code: str, user: User, action: dict[str, Any], action_id: str, version: int,
           for_seat: int | None) -> Outcome:
-    try:
-        return submit(code, user, _command(action, action_id, version), for_seat=for_seat)
-    except (ServiceError, RuleError) as exc:  # pragma: no cover - submit answers codes
-        return Outcome(False, version, exc.code)
+    return submit(code, user, _command(action, action_id, version), for_seat=for_seat)
 
 
 # --- the sweep ---------------------------------------------------------------------------------
