@@ -489,3 +489,21 @@ def test_a_player_leaving_mid_match_wakes_the_table_when_the_grace_period_ends(
     closed = Connection.objects.get(user=mario, closed_at__isnull=False).closed_at
     assert woken == [(tables.current_round(code).pk, tables.version(code),
                       closed + timedelta(seconds=45))]
+
+
+def test_the_admin_lists_bots_and_unrated_matches(owner: Any, make_user: Any) -> None:
+    from django.test import Client
+    from django.urls import reverse
+
+    room = services.create_practice_table(owner, "easy")
+    c = Client()
+    c.force_login(make_user("root", is_staff=True, is_superuser=True))
+    users = c.get(reverse("admin:accounts_user_changelist") + "?is_bot__exact=1")
+    assert users.status_code == 200
+    text = users.content.decode()
+    assert "bot-easy-2" in text and owner.username not in text
+    match = helpers.current_match(room.code)
+    change = reverse("admin:games_match_change", args=[match.pk])
+    url = reverse("admin:games_match_changelist")
+    assert change in c.get(url + "?rated__exact=0").content.decode()
+    assert change not in c.get(url + "?rated__exact=1").content.decode()
