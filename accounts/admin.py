@@ -34,6 +34,7 @@ class UserAdmin(DjangoUserAdmin):
         "preferred_language",
         "is_active",
         "is_staff",
+        "is_bot",
         "date_joined",
         "last_login",
     )
@@ -42,13 +43,15 @@ class UserAdmin(DjangoUserAdmin):
         "is_superuser",
         "is_active",
         "preferred_language",
+        "is_bot",
         AnonymisedFilter,
     )
     search_fields = ("username", "display_name", "email", "first_name", "last_name")
-    readonly_fields = ("anonymised_at", "last_login", "date_joined")
+    readonly_fields = ("anonymised_at", "is_bot", "bot_level", "last_login", "date_joined")
     fieldsets = (
         *DjangoUserAdmin.fieldsets,
-        (_("Troccas"), {"fields": ("display_name", "preferred_language", "anonymised_at")}),
+        (_("Troccas"), {"fields": ("display_name", "preferred_language", "anonymised_at",
+                                   "is_bot", "bot_level")}),
     )
     add_fieldsets = (
         *DjangoUserAdmin.add_fieldsets,

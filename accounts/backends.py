@@ -28,6 +28,11 @@ def was_rate_limited(request: HttpRequest | None) -> bool:
 
 
 class RateLimitedModelBackend(ModelBackend):
+    def user_can_authenticate(self, user: Any) -> bool:
+        # A bot account (User.is_bot) plays through the services only: no password, no
+        # session, whatever is stored on its row.
+        return not getattr(user, "is_bot", False) and super().user_can_authenticate(user)
+
     def authenticate(self, request: HttpRequest | None, username: str | None = None,
                      password: str | None = None, **kwargs: Any) -> Any:
         if request is None or not username:

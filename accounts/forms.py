@@ -78,7 +78,8 @@ class SignUpForm(auth_forms.UserCreationForm):
             return None
         # Reserved for anonymised accounts (User.anonymise), so a new player can never
         # appear to be a deleted one in someone's match history.
-        if username.lower().startswith("deleted-"):
+        # "bot-" likewise for the bots' accounts (accounts/bots.py).
+        if username.lower().startswith(("deleted-", "bot-")):
             raise forms.ValidationError(_("This username is reserved."), code="reserved")
         return username
 

@@ -16,6 +16,17 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+# The bots' level names, translated where a bot's name is shown (games.bots.LEVELS holds the
+# codes; a level not listed here is shown as its code).
+BOT_LEVEL_NAMES = {"easy": _("easy"), "strong": _("strong")}
+
+
+def bot_name(name: str, level: str) -> str:
+    """A bot's public name: its own name with the word "bot" and its level, in the active
+    language, so every page, export and the admin label it as one."""
+    return gettext("%(name)s (bot, %(level)s)") % {
+        "name": name, "level": str(BOT_LEVEL_NAMES.get(level, level))}
+
 
 class UsernameValidator(UnicodeUsernameValidator):
     # Our own msgid, so the message is in the catalogs of every site language (Django has no
@@ -54,6 +65,10 @@ class User(AbstractUser):
         help_text=_("A quiet sound when it is your turn and when your team wins a trick."),
     )
     anonymised_at = models.DateTimeField(_("anonymised at"), null=True, blank=True, editable=False)
+    # A computer player (games/services/bots.py): made on demand, never able to log in
+    # (accounts/backends.py), its level one of games.bots.LEVELS.
+    is_bot = models.BooleanField(_("bot"), default=False, editable=False)
+    bot_level = models.CharField(_("bot level"), max_length=8, blank=True, editable=False)
 
     objects = UserManager()
 
@@ -71,6 +86,8 @@ class User(AbstractUser):
         """The name shown to other players, in the language active when it is rendered."""
         if self.is_anonymised:
             return gettext("Former player")
+        if self.is_bot:
+            return bot_name(self.display_name or self.username, self.bot_level)
         return self.display_name or self.username
 
     def __str__(self) -> str:

@@ -161,8 +161,8 @@ class RoundInline(NoWrites, admin.TabularInline):
 @admin.register(Match)
 class MatchAdmin(ReadOnlyAdmin):
     list_display = ("__str__", "room", "status", "total_a", "total_b", "winner",
-                    "deals_played", "started", "finished")
-    list_filter = ("status", "winner", "started")
+                    "deals_played", "rated", "started", "finished")
+    list_filter = ("status", "winner", "rated", "started")
     search_fields = ("room__code", "room__name", "player_0__username", "player_1__username",
                      "player_2__username", "player_3__username")
     raw_id_fields = ("room", "player_0", "player_1", "player_2", "player_3")

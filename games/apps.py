@@ -11,11 +11,12 @@ class GamesConfig(AppConfig):
     def ready(self) -> None:
         # The services announce and wake tables through hooks, never by importing the live
         # layer (pyproject.toml's import contracts): plug the live layer in here, once.
-        from games.live import broadcast, timer_loop
-        from games.services import outbox, wakeups
+        from games.live import bot_pool, broadcast, timer_loop
+        from games.services import bot_wakeups, outbox, wakeups
 
         outbox.register(broadcast)
         wakeups.register_local(timer_loop.embedded.schedule)
+        bot_wakeups.register_local(bot_pool.embedded.schedule)
 
         # A sign-in that ends (log-out, new password, deleted account) closes its sockets.
         from django.contrib.auth.signals import user_logged_out

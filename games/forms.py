@@ -33,6 +33,8 @@ EXPLANATIONS = {
     "bock_triggers": _("Which deals start a Bock round (only when Bock rounds are on)."),
     "turn_seconds": _("Seconds a player has to act before the server plays for them "
                       "(0 = no turn timer, else 15 to 120)."),
+    "stand_in_seconds": _("Seconds a seated player may be away before a bot plays their seat "
+                          "until they return (0 = never, else up to 600)."),
 }
 
 
@@ -78,6 +80,7 @@ class HouseRulesForm(forms.Form):
         choices=[("tie", _("a 36:36 tie")), ("all_tricks", _("one team takes all 19 tricks"))],
         initial=["tie", "all_tricks"], required=False, widget=forms.CheckboxSelectMultiple)
     turn_seconds = forms.IntegerField(min_value=0, max_value=120, initial=0)
+    stand_in_seconds = forms.IntegerField(min_value=0, max_value=600, initial=60)
 
     option_keys = tuple(LABELS)
 
@@ -88,9 +91,10 @@ class HouseRulesForm(forms.Form):
             field.label = LABELS[key]
             field.help_text = _StandardHelp(key)
             field.widget.attrs["data-option"] = key
-            if key in ("reveal_seconds", "turn_seconds"):
+            if key in ("reveal_seconds", "turn_seconds", "stand_in_seconds"):
                 field.widget.attrs["inputmode"] = "numeric"
         self.fields["turn_seconds"].widget.attrs.update(min=0, max=120)
+        self.fields["stand_in_seconds"].widget.attrs.update(min=0, max=600)
 
     def clean_turn_seconds(self) -> int:
         value = self.cleaned_data["turn_seconds"]

@@ -15,8 +15,15 @@ def fire_deadline_task(round_id: int, version: int) -> bool:
 
 @shared_task(name="games.sweep_deadlines", ignore_result=True)
 def sweep_deadlines_task() -> int:
-    """Fire every overdue deadline: heals lost tasks and restarted workers."""
-    return services.sweep_deadlines()
+    """Fire every overdue deadline and wake every bot whose turn was lost: heals lost tasks
+    and restarted workers."""
+    return services.sweep_deadlines() + services.sweep_bot_turns()
+
+
+@shared_task(name="games.bot_turn", ignore_result=True)
+def bot_turn_task(round_id: int, version: int) -> bool:
+    """A bot's turn; does nothing if the table moved on since `version`."""
+    return services.play_bot_turn(round_id, version)
 
 
 @shared_task(name="games.purge_connections", ignore_result=True)

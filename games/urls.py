@@ -17,6 +17,7 @@ urlpatterns = [
     path("preferences/sounds/", preference_views.table_sounds, name="table_sounds"),
     path("rooms/join/", views.join, name="join"),
     path("rooms/new/", views.create_room, name="create_room"),
+    path("play/", views.play_now, name="play_now"),
     path("rooms/<str:code>/", views.room, name="room"),
     path("matches/", views_history.match_list, name="matches"),
     path("matches/<id:pk>/", views_history.match_detail, name="match"),

@@ -229,6 +229,10 @@ TROCCAS_LONGEST_COUNTDOWN_SECONDS = 120
 # shortest reveal window (2 s, RULES.md §14) from stalling longer than itself, and a sweep that
 # finds nothing is one indexed query on Round.deadline.
 TROCCAS_SWEEP_SECONDS = 2
+# The wall-clock budget of one bot decision (games/services/bots.py); the sweep above also
+# wakes the bots whose wake-up was lost. Embedded mode: the worker threads that run the bots.
+TROCCAS_BOT_BUDGET_MS = env_int("TROCCAS_BOT_BUDGET_MS", 200)
+TROCCAS_BOT_THREADS = env_int("TROCCAS_BOT_THREADS", 2)
 # bench/ws_load.py only: mounts a bare websocket echo at /ws/echo/ (games/live/routing.py) to
 # compare the table's latency with. Never on in production.
 TROCCAS_BENCH_ECHO = env_bool("TROCCAS_BENCH_ECHO", False)

@@ -61,6 +61,10 @@ class ErrorCode(StrEnum):
     SPECTATORS_NOT_ALLOWED = "SPECTATORS_NOT_ALLOWED"
     NOT_AUTHENTICATED = "NOT_AUTHENTICATED"
     STALE_VERSION = "STALE_VERSION"
+    # Services: bots at the table (issue #15).
+    BOT_LEVEL_UNKNOWN = "BOT_LEVEL_UNKNOWN"
+    NO_BOT_IN_SEAT = "NO_BOT_IN_SEAT"
+    NOT_STANDING_IN = "NOT_STANDING_IN"
     # Websocket protocol (docs/protocol.md §4; ProtocolError) and the consumer.
     MALFORMED_MESSAGE = "MALFORMED_MESSAGE"
     MESSAGE_TOO_LARGE = "MESSAGE_TOO_LARGE"

@@ -25,6 +25,9 @@ class Options:
     bock: bool = False
     bock_triggers: tuple[str, ...] = ("tie", "all_tricks")
     turn_seconds: int = 0
+    # Not a rule of the game but the room's: how long a seated player may be away before a
+    # bot stands in for them (0: never). The engine never reads it.
+    stand_in_seconds: int = 60
 
     @classmethod
     def from_json(cls, data: Any) -> Options:
@@ -74,6 +77,10 @@ def _check(key: str, value: Any) -> Any:
     if key == "turn_seconds":
         if not _is_int(value) or not (value == 0 or 15 <= value <= 120):
             raise OptionsError(key, "must be 0 or an integer from 15 to 120")
+        return value
+    if key == "stand_in_seconds":
+        if not _is_int(value) or not (value == 0 or 1 <= value <= 600):
+            raise OptionsError(key, "must be 0 or an integer from 1 to 600")
         return value
     if key == "match_deals":
         if not _is_int(value) or value not in MATCH_DEALS:

@@ -164,7 +164,8 @@ def _key(finished: datetime | None, pk: int | None) -> tuple[datetime, int] | No
 def record_match(match: Match) -> None:
     """Count a match that has just finished. Called inside the transaction that ends it;
     idempotent (a match already counted changes nothing)."""
-    if match.status != MatchStatus.FINISHED:
+    if match.status != MatchStatus.FINISHED or not match.rated:
+        # A match a bot played in (Match.rated) changes no standings line (issue #15).
         return
     if RatingHistory.objects.filter(match=match).exists():
         return
@@ -206,7 +207,8 @@ def compute_all() -> tuple[dict[int, Line], dict[tuple[int, int], Line]]:
     """Every finished match, in the canonical order, into fresh lines (nothing written)."""
     players: dict[int, Line] = {}
     pairs: dict[tuple[int, int], Line] = {}
-    matches = (Match.objects.filter(status=MatchStatus.FINISHED).order_by("finished", "pk")
+    matches = (Match.objects.filter(status=MatchStatus.FINISHED, rated=True)
+               .order_by("finished", "pk")
                .prefetch_related(_rounds_prefetch()))
     for m in matches.iterator(chunk_size=200):
         f = facts(m, list(m.rounds.all()))

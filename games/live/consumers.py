@@ -24,7 +24,7 @@ from django.utils import translation
 
 from accounts.sessions import session_tag, still_signed_in
 from games import services
-from games.live import broadcast, timer_loop
+from games.live import bot_pool, broadcast, timer_loop
 from games.live.protocol import ProtocolError, parse
 from games.text.errors import message_for
 
@@ -155,6 +155,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
             return
         if settings.TROCCAS_MODE == "embedded":
             timer_loop.embedded.ensure_started()
+            bot_pool.embedded.ensure_started()
         async with self.room_lock:
             refusal = await _db(services.connect)(self.code, self.user, self.channel_name)
         if refusal is not None:

@@ -51,6 +51,8 @@ _FIELDS: dict[str, dict[str, tuple[bool, str]]] = {
     "set_options": {"options": (False, "object"), "visibility": (False, "visibility"),
                     "allow_spectators": (False, "bool"), "name": (False, "name")},
     "close_room": {},
+    "seat_bot": {"index": (True, "seat"), "level": (True, "str")},
+    "remove_bot": {"index": (True, "seat")},
     "sync": {},
     "ping": {},
 }

@@ -75,6 +75,9 @@ class EmbeddedTimers:
             await asyncio.sleep(settings.TROCCAS_SWEEP_SECONDS)
             try:
                 await database_sync_to_async(services.sweep_deadlines)()
+                # Lost bot turns too (Celery beat's sweep does the same): they are handed to
+                # the bots' worker threads (games/live/bot_pool.py), never run on this loop.
+                await database_sync_to_async(services.sweep_bot_turns)()
             except Exception:  # noqa: BLE001 - keep sweeping
                 log.exception("embedded deadline sweep failed")
             if time.monotonic() - purged >= settings.TROCCAS_CONNECTION_PURGE_SECONDS:

@@ -214,6 +214,12 @@ class Match(models.Model):
     )
     started = models.DateTimeField(_("started"), default=timezone.now, db_index=True)
     finished = models.DateTimeField(_("finished"), null=True, blank=True)
+    # False once a bot played a seat (seated from the start, or standing in for a player for
+    # more than one trick): such a match changes no rating (games/history/standings.py).
+    rated = models.BooleanField(
+        _("rated"), default=True,
+        help_text=_("Whether the match counts for the ratings: not when a bot played in it."),
+    )
 
     objects = MatchQuerySet.as_manager()
 

@@ -8,9 +8,11 @@ Doors (consumers, views, the API, tasks, the admin, bots) call what this package
   — presence (presence.py); `away_seats` — which seats' players are away and since when (the
   hook for a stand-in bot);
 - `create_room` (rooms.py), `staff_close_room`, `staff_end_match` (the admin's actions);
-- `table_snapshot` — a read-only picture of a table for a sync.
+- `table_snapshot` — a read-only picture of a table for a sync;
+- `play_bot_turn`, `sweep_bot_turns`, `create_practice_table` — bots at the table (bots.py).
 """
 
+from games.services.bots import create_practice_table, play_bot_turn, sweep_bot_turns
 from games.services.commands import Command
 from games.services.deadlines import fire_deadline, sweep_deadlines
 from games.services.errors import ServiceError
@@ -33,7 +35,8 @@ from games.services.writer import Outcome, key_of, shuffled_deck, submit, table_
 __all__ = [
     "PRESENCE_TIMEOUT", "Command", "Outcome", "ServiceError", "away_seats", "connect",
     "connected_users",
-    "create_room", "disconnect", "fire_deadline", "key_of", "may_watch",
+    "create_practice_table", "create_room", "disconnect", "fire_deadline", "key_of",
+    "may_watch", "play_bot_turn", "sweep_bot_turns",
     "purge_stale_connections", "rules_of",
     "seat_of_user", "shuffled_deck", "staff_close_room", "staff_end_match", "submit",
     "sweep_deadlines", "table_snapshot", "touch",

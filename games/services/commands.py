@@ -17,7 +17,7 @@ GAME_TYPES = frozenset({
 })
 LOBBY_TYPES = frozenset({
     "take_seat", "leave_seat", "move_player", "kick", "transfer_owner", "set_options",
-    "close_room",
+    "close_room", "seat_bot", "remove_bot",
 })
 
 

@@ -14,7 +14,9 @@ from typing import Any
 
 from django.db import transaction
 
+from accounts.bots import bot_account
 from accounts.validators import is_plain_text
+from games.bots import LEVELS
 from games.engine.errors import OptionsError
 from games.engine.options import Options
 from games.engine.state import team_of
@@ -53,34 +55,45 @@ def _slots(team: str) -> tuple[int, int]:
 class _SeatPlan:
     index: int
     mine: Seat | None
+    # A bot holding the chosen seat: a person sitting there replaces it (issue #15).
+    bot: Seat | None = None
 
 
 def check_take_seat(t: Table, user: Any, f: Fields) -> _SeatPlan:
     _require_lobby(t)
-    taken = {s.index: s for s in t.room.seats.all() if s.index is not None}
+    taken = {s.index: s for s in t.room.seats.select_related("user") if s.index is not None}
     mine = next((s for s in taken.values() if s.user_id == user.pk), None)
     free = [i for i in _slots(f["team"]) if i not in taken or taken[i].user_id == user.pk]
+    bots = [i for i in _slots(f["team"]) if i in taken and taken[i].user.is_bot]
     if f.get("index") is not None:
         if f["index"] not in _slots(f["team"]):
             raise ServiceError("INVALID_FIELD")
+        if f["index"] in bots:
+            return _SeatPlan(f["index"], mine, taken[f["index"]])
         if f["index"] not in free:
             raise ServiceError("SEAT_TAKEN")
         return _SeatPlan(f["index"], mine)
     if mine is not None and mine.team == f["team"]:
         raise ServiceError("ALREADY_SEATED")
-    if not free:
-        raise ServiceError("TEAM_FULL")
-    return _SeatPlan(free[0], mine)
+    if free:
+        return _SeatPlan(free[0], mine)
+    if bots:
+        return _SeatPlan(bots[0], mine, taken[bots[0]])
+    raise ServiceError("TEAM_FULL")
 
 
 def do_take_seat(t: Table, user: Any, f: Fields, plan: _SeatPlan) -> Fields:
+    extra: Fields = {"index": plan.index}
+    if plan.bot is not None:
+        extra["replaced_bot"] = plan.bot.user_id
+        plan.bot.delete()
     if plan.mine is not None:
         plan.mine.index, plan.mine.team = plan.index, f["team"]
         plan.mine.save(update_fields=["index", "team"])
     else:
         Seat.objects.create(room=t.room, user=user, team=f["team"], index=plan.index,
                             joined=t.now)
-    return {"index": plan.index}
+    return extra
 
 
 # --- leave_seat -----------------------------------------------------------------------------
@@ -98,7 +111,9 @@ def do_leave_seat(t: Table, user: Any, f: Fields, mine: Seat) -> Fields:
     mine.delete()
     if room.owner_id == user.pk:
         # The owner leaves: the longest-seated player takes the room over (issue #4).
-        heir = room.seats.exclude(user=user).order_by("joined", "pk").first()
+        # A bot never owns a room.
+        heir = (room.seats.exclude(user=user).exclude(user__is_bot=True)
+                .order_by("joined", "pk").first())
         if heir is not None:
             room.owner = heir.user
             return {"new_owner": heir.user_id}
@@ -217,6 +232,50 @@ def do_close_room(t: Table, user: Any, f: Fields, _: None) -> Fields:
     return {}
 
 
+# --- seat_bot, remove_bot (issue #15) ---------------------------------------------------------
+
+def check_seat_bot(t: Table, user: Any, f: Fields) -> None:
+    _require_owner(t, user)
+    _require_lobby(t)
+    if f["level"] not in LEVELS:
+        raise ServiceError("BOT_LEVEL_UNKNOWN")
+    if t.room.seats.filter(index=f["index"]).exists():
+        raise ServiceError("SEAT_TAKEN")
+
+
+def do_seat_bot(t: Table, user: Any, f: Fields, _: None) -> Fields:
+    bot = free_bot_account(t.room, f["level"], f["index"])
+    Seat.objects.create(room=t.room, user=bot, team=team_of(f["index"]), index=f["index"],
+                        joined=t.now)
+    return {"bot": bot.pk}
+
+
+def free_bot_account(room: Room, level: str, index: int) -> Any:
+    """A bot account of `level` not seated in `room`: the seat's own, unless the owner moved
+    that bot to another seat (then the next seat's)."""
+    seated = set(room.seats.values_list("user_id", flat=True))
+    for k in range(4):
+        bot = bot_account(level, (index + k) % 4)
+        if bot.pk not in seated:
+            return bot
+    raise AssertionError("a room has four seats")  # pragma: no cover
+
+
+def check_remove_bot(t: Table, user: Any, f: Fields) -> Seat:
+    _require_owner(t, user)
+    _require_lobby(t)
+    seat = t.room.seats.filter(index=f["index"], user__is_bot=True).first()
+    if seat is None:
+        raise ServiceError("NO_BOT_IN_SEAT")
+    return seat
+
+
+def do_remove_bot(t: Table, user: Any, f: Fields, seat: Seat) -> Fields:
+    bot = seat.user_id
+    seat.delete()
+    return {"bot": bot}
+
+
 # --- dispatch -------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -234,6 +293,8 @@ LOBBY_COMMANDS: dict[str, LobbyCommand] = {
     "set_options": LobbyCommand(check_set_options, do_set_options),
     "close_room": LobbyCommand(check_close_room, do_close_room),
 }
+LOBBY_COMMANDS["seat_bot"] = LobbyCommand(check_seat_bot, do_seat_bot)
+LOBBY_COMMANDS["remove_bot"] = LobbyCommand(check_remove_bot, do_remove_bot)
 
 
 def lobby_command(t: Table, user: Any, kind: str, fields: Fields, key: str | None) -> None:

@@ -16,8 +16,9 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from games.models import Connection, Room, Seat
-from games.services import outbox, sql
+from games.engine.options import Options
+from games.models import Connection, Room, Round, Seat
+from games.services import bot_wakeups, outbox, sql
 from games.services.table import PRESENCE_TIMEOUT
 
 __all__ = ["MAX_SOCKETS_PER_ROOM", "MAX_SOCKETS_PER_USER", "PRESENCE_TIMEOUT", "STALE_AFTER",
@@ -85,7 +86,24 @@ def disconnect(code: str, channel_name: str) -> None:
                 mine.exclude(pk=row.pk).delete()
                 row.closed_at = timezone.now()
                 row.save(update_fields=["closed_at"])
+                _wake_stand_in(row.room_id, row.closed_at)
         outbox.presence_changed(code, lambda: presence_frame(code))
+
+
+def _wake_stand_in(room_id: int, away_since: datetime) -> None:
+    """A player went away: wake the table when the room's grace period ends, so a bot stands
+    in for them then if it is their turn (the sweep would find it too, a little later)."""
+    room = Room.objects.filter(pk=room_id, current_match__isnull=False).only(
+        "pk", "version", "options", "current_match_id").first()
+    if room is None or room.current_match_id is None:
+        return
+    grace = Options.from_json(room.options).stand_in_seconds
+    rnd = (Round.objects.filter(match_id=room.current_match_id).order_by("-number")
+           .values_list("pk", flat=True).first())
+    if grace == 0 or rnd is None:
+        return
+    version, when = room.version, away_since + timedelta(seconds=grace)
+    transaction.on_commit(lambda: bot_wakeups.schedule(rnd, version, when))
 
 
 def touch(channel_name: str) -> None:
@@ -134,7 +152,7 @@ def connected_users(code: str) -> list[int]:
 
 def away_seats(code: str) -> dict[int, datetime | None]:
     """The seats whose player has no live socket, and since when (None: unknown): the hook a
-    stand-in bot for away players (a later issue) reads to decide when to take a seat over.
+    stand-in bot for away players reads to decide when to take a seat over (bot_seats.py).
     The same answer as the view's `seats[].away_since`; read in one statement."""
     room = Room.objects.filter(code=code).only("pk").first()
     if room is None:
@@ -150,7 +168,9 @@ def presence_frame(code: str) -> dict[str, Any]:
     if room is None:
         return {"type": "presence", "connected": [], "away_since": {}}
     rows = sql.seat_rows(room.pk, timezone.now() - PRESENCE_TIMEOUT)
-    return {"type": "presence", "connected": connected_users(code),
+    # A bot is always at the table: listed as connected, never away.
+    bots = {r.user_id for r in rows if r.is_bot}
+    return {"type": "presence", "connected": sorted(set(connected_users(code)) | bots),
             "away_since": {str(r.user_id): (r.away_since.timestamp() if r.away_since else None)
                            for r in rows if r.index is not None and not r.online}}
 

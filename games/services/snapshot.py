@@ -24,6 +24,10 @@ class SeatInfo:
     joined: str
     # Without a live socket: since when (None: connected, or unknown). See presence.away_seats.
     away_since: datetime | None = None
+    # The seat's own bot's level ("" for a person), and whether a bot stands in for the
+    # person now (games/services/bot_seats.py).
+    bot_level: str = ""
+    stand_in: bool = False
 
 
 @dataclass
@@ -47,7 +51,9 @@ class TableSnapshot:
 
     def seats_json(self) -> list[dict[str, Any]]:
         return [
-            {"index": s.index, "team": s.team, "player": {"id": s.user_id, "name": s.name},
+            {"index": s.index, "team": s.team,
+             "player": {"id": s.user_id, "name": s.name, "bot": s.bot_level or None},
+             "stand_in": s.stand_in,
              "connected": s.user_id in self.connected,
              "away_since": (s.away_since.timestamp()
                             if s.away_since is not None and s.user_id not in self.connected

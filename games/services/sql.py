@@ -37,6 +37,9 @@ class SeatRow:
     online: bool
     # Without a live socket: since when (sql.away_since), None if online or unknown.
     away_since: datetime | None = None
+    # A bot's seat (accounts.User.is_bot) and its level; a bot is always at the table.
+    is_bot: bool = False
+    bot_level: str = ""
 
 
 class _Columns:
@@ -88,6 +91,7 @@ def _compiled() -> dict[str, Any]:
     seats = (
         f"SELECT s.{q('index')}, s.{q('team')}, s.{q('user_id')}, s.{q('joined')}, "
         f"u.{q('username')}, u.{q('display_name')}, u.{q('anonymised_at')}, "
+        f"u.{q('is_bot')}, u.{q('bot_level')}, "
         f"EXISTS(SELECT 1 FROM {conn} c "
         f"WHERE c.{q('room_id')} = s.{q('room_id')} AND c.{q('user_id')} = s.{q('user_id')} "
         f"AND c.{q('last_seen')} >= %s AND c.{q('closed_at')} IS NULL), "
@@ -163,16 +167,22 @@ def seat_rows(room_id: int, online_since: datetime) -> list[SeatRow]:
     with connection.cursor() as cur:
         cur.execute(c["seats"], [connection.ops.adapt_datetimefield_value(online_since), room_id])
         rows = cur.fetchall()
-    return [SeatRow(index, team, user_id, public_name(username, display, anonymised),
-                    _aware(joined), bool(online),
-                    None if online else away_since(last_open, last_closed))
-            for (index, team, user_id, joined, username, display, anonymised, online,
-                 last_open, last_closed) in rows]
+    # A bot has no socket and is never away: it counts as online.
+    return [SeatRow(index, team, user_id,
+                    public_name(username, display, anonymised, bool(is_bot), bot_level),
+                    _aware(joined), bool(online) or bool(is_bot),
+                    None if online or is_bot else away_since(last_open, last_closed),
+                    bool(is_bot), bot_level)
+            for (index, team, user_id, joined, username, display, anonymised, is_bot,
+                 bot_level, online, last_open, last_closed) in rows]
 
 
-def public_name(username: str, display_name: str, anonymised_at: Any) -> str:
+def public_name(username: str, display_name: str, anonymised_at: Any, is_bot: bool = False,
+                bot_level: str = "") -> str:
     """User.public_name from the row's columns: a deleted account is "Former player" at the
-    table as on the pages, never its placeholder username (`deleted-<id>`)."""
+    table as on the pages, never its placeholder username (`deleted-<id>`). A bot's own name
+    alone: the table's views carry its level apart (`player.bot`), and each page says "bot"
+    in its reader's language (static/js/views/bots.js), which one broadcast cannot."""
     if anonymised_at is not None:
         return gettext("Former player")
     return display_name or username

@@ -35,7 +35,7 @@ from games.engine.events import BuobRefused
 from games.engine.options import Options
 from games.history import standings
 from games.models import Match, MatchStatus, NarrDebt, Room, Round, Trick
-from games.services import outbox, sql, wakeups
+from games.services import bot_seats, bot_wakeups, outbox, sql, wakeups
 from games.services.errors import ServiceError
 from games.services.match_sheet import deals_of
 from games.services.snapshot import SeatInfo, TableSnapshot, lobby_state
@@ -158,11 +158,14 @@ def snapshot(t: Table, seats: list[SeatRow] | None = None) -> TableSnapshot:
         "closed": room.closed is not None,
         "options": room.options,
     }
+    running = t.match is not None and t.match.status == MatchStatus.RUNNING
     return TableSnapshot(
         code=room.code,
         version=room.version,
         room=room_json,
-        seats=[SeatInfo(s.index, s.team, s.user_id, s.name, s.joined.isoformat(), s.away_since)
+        seats=[SeatInfo(s.index, s.team, s.user_id, s.name, s.joined.isoformat(), s.away_since,
+                        s.bot_level if s.is_bot else "",
+                        running and bot_seats.stands_in(s, state, t.now))
                for s in seats if s.index is not None],
         connected={s.user_id for s in seats if s.online},
         state=state,
@@ -192,10 +195,25 @@ def finish(t: Table) -> None:
     updated = sql.update_row(t.room, fields, version_was=t.version_before)
     if updated != 1:
         raise ServiceError("STALE_VERSION")
-    outbox.table_changed(snapshot(t, t.seats))
+    seats = seats_of(t)
+    outbox.table_changed(snapshot(t, seats))
     rnd = t.round
     if rnd is not None and rnd.deadline is not None:
         schedule_wakeup(rnd.pk, rnd.version, rnd.deadline)
+    wake_bot(t, seats)
+
+
+def wake_bot(t: Table, seats: list[SeatRow]) -> None:
+    """After commit, wake the bot that is to act at this version (now, or when its stand-in
+    grace period ends); nothing when a person is to act."""
+    rnd, match = t.round, t.match
+    if rnd is None or match is None or match.status != MatchStatus.RUNNING:
+        return
+    turn, due = bot_seats.pending_turn(t.state, seats, t.room.owner_id, t.now)
+    if turn is None and due is None:
+        return
+    round_id, version = rnd.pk, t.room.version
+    transaction.on_commit(lambda: bot_wakeups.schedule(round_id, version, due))
 
 
 def schedule_wakeup(round_id: int, version: int, when: datetime) -> None:

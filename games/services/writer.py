@@ -20,7 +20,7 @@ from django.db.models import Max
 
 from games.engine import CARD_IDS, MATCH_OVER, RuleError, apply
 from games.models import Match, MatchStatus, Room, RoundAction
-from games.services import deadlines
+from games.services import bot_seats, deadlines, sql
 from games.services.commands import Command
 from games.services.errors import ServiceError
 from games.services.lobby import lobby_command
@@ -89,22 +89,26 @@ def _room_id(code: str) -> int | None:
     return Room.objects.filter(code=code).values_list("pk", flat=True).first()
 
 
-def submit(code: str, user: Any, cmd: Command) -> Outcome:
-    """Apply one client command to a table. The door for consumers, views and bots."""
+def submit(code: str, user: Any, cmd: Command, *, for_seat: int | None = None) -> Outcome:
+    """Apply one client command to a table. The door for consumers, views and bots.
+
+    `for_seat`: a bot (`user` is its account) standing in for the away player of that seat;
+    refused (NOT_STANDING_IN) unless the room's grace period is over and the player is still
+    away, checked under the lock (games/services/bot_seats.py)."""
     # An overdue timer is applied first, in its own transaction, as if it had fired on time
     # (ARCHITECTURE §8); a client who acted on the version just before it is not refused.
     # The deadline is read from the round loaded under the lock (no query of its own on every
     # command, bench/ws_load.py): when it has passed, this transaction is abandoned before it
     # changed anything, the timer fires, and the command runs once more.
     try:
-        return _submit(code, user, cmd)
+        return _submit(code, user, cmd, for_seat=for_seat)
     except _Overdue as due:
         fired = deadlines.fire(due.round_id, due.version)
-        return _submit(code, user, cmd, fired, timer_checked=True)
+        return _submit(code, user, cmd, fired, timer_checked=True, for_seat=for_seat)
 
 
 def _submit(code: str, user: Any, cmd: Command, fired: tuple[int, int] | None = None,
-            timer_checked: bool = False) -> Outcome:
+            timer_checked: bool = False, for_seat: int | None = None) -> Outcome:
     try:
         with transaction.atomic():
             t = lock_code(code)
@@ -130,7 +134,9 @@ def _submit(code: str, user: Any, cmd: Command, fired: tuple[int, int] | None = 
             if room.closed is not None:
                 raise ServiceError("ROOM_CLOSED")
             if cmd.is_game:
-                _game_command(t, user, cmd, key)
+                _game_command(t, user, cmd, key, for_seat)
+            elif for_seat is not None:
+                raise ServiceError("NOT_STANDING_IN")
             else:
                 lobby_command(t, user, cmd.type, cmd.fields, key)
             finish(t)
@@ -179,11 +185,49 @@ def _seat_of(t: Table, user: Any) -> SeatRow | None:
     return next((s for s in seats_of(t) if s.user_id == user.pk), None)
 
 
-def _game_command(t: Table, user: Any, cmd: Command, key: str | None) -> None:
+# What a stand-in may do for a player: play their seat, never run their room.
+_STAND_IN_TYPES = frozenset({"deal_next_pass", "discard_scart", "play_card", "call_buob",
+                             "regame"})
+
+
+def _stand_in_seat(t: Table, user: Any, kind: str, index: int) -> SeatRow:
+    """The away player's seat a bot plays, checked under the lock: never before the grace
+    period ends, never once the player is back."""
+    seat = next((s for s in seats_of(t) if s.index == index), None)
+    if (not getattr(user, "is_bot", False) or kind not in _STAND_IN_TYPES or seat is None
+            or t.state is None or t.match is None
+            or not bot_seats.stands_in(seat, t.state, t.now)):
+        raise ServiceError("NOT_STANDING_IN")
+    return seat
+
+
+def _count_stand_in(t: Table, seat: int) -> None:
+    """A stand-in plays a card: from its second trick on, the match changes no rating
+    (issue #15: standing in for more than one trick)."""
+    match = t.match
+    assert match is not None
+    if not match.rated:
+        return
+    before = RoundAction.objects.filter(round__match=match, kind="play_card", actor_seat=seat,
+                                        actor__is_bot=True).exists()
+    if before:
+        match.rated = False
+        sql.update_row(match, ["rated"])
+
+
+def _game_command(t: Table, user: Any, cmd: Command, key: str | None,
+                  for_seat: int | None = None) -> None:
     room = t.room
-    seat = _seat_of(t, user)
-    is_owner = room.owner_id == user.pk
     kind = cmd.type
+    if for_seat is not None:
+        seat: SeatRow | None = _stand_in_seat(t, user, kind, for_seat)
+        assert seat is not None
+        is_owner = room.owner_id == seat.user_id
+        if kind == "play_card":
+            _count_stand_in(t, for_seat)
+    else:
+        seat = _seat_of(t, user)
+        is_owner = room.owner_id == user.pk
     if seat is None or seat.index is None:
         # The owner's seat deals first (RULES §3): an owner without a seat is told so.
         raise ServiceError("OWNER_NOT_SEATED" if kind == "start_round" and is_owner
@@ -267,6 +311,8 @@ def _start_match(t: Table, user: Any, owner_seat: SeatRow, key: str | None,
         room=room, number=number, options=options.to_json(),
         player_0_id=by_index[0].user_id, player_1_id=by_index[1].user_id,
         player_2_id=by_index[2].user_id, player_3_id=by_index[3].user_id, started=t.now,
+        # A bot in a seat: the match changes no rating (issue #15).
+        rated=not any(s.is_bot for s in by_index.values()),
     )
     room.current_match = match
     t.match = match

@@ -60,6 +60,10 @@ MESSAGES: dict[str, Promise] = {
     ErrorCode.MATCH_IN_PROGRESS: _("Seats and house rules can only change between matches."),
     ErrorCode.NOT_IN_ROOM: _("That player is not seated in this room."),
     ErrorCode.CANNOT_TARGET_SELF: _("You cannot do that to yourself."),
+    ErrorCode.BOT_LEVEL_UNKNOWN: _("There is no such bot level: choose easy or strong."),
+    ErrorCode.NO_BOT_IN_SEAT: _("No bot sits in that seat: choose a seat a bot holds."),
+    ErrorCode.NOT_STANDING_IN: _("The player is back at the table: the bot no longer plays "
+                                 "for them."),
     ErrorCode.ROOM_CLOSED: _("This room is closed: open a new table from the home page."),
     ErrorCode.ROOM_NOT_FOUND: _("There is no room with this invite code."),
     ErrorCode.SPECTATORS_NOT_ALLOWED: _("The room owner does not allow spectators at this table."),

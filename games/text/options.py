@@ -22,6 +22,7 @@ LABELS: dict[str, Promise] = {
     "bock": gettext_lazy("Bock rounds"),
     "bock_triggers": gettext_lazy("What starts a Bock round"),
     "turn_seconds": gettext_lazy("Turn timer"),
+    "stand_in_seconds": gettext_lazy("A bot stands in for an away player after"),
 }
 
 
@@ -37,7 +38,7 @@ def describe(key: str, value: Any) -> str:
     """One option's value in the active language."""
     if key == "reveal_seconds":
         return _seconds(value)
-    if key == "turn_seconds":
+    if key in ("turn_seconds", "stand_in_seconds"):
         return _("off") if value == 0 else _seconds(value)
     if key in ("reveal_persist", "bock"):
         return _yes_no(value)

@@ -213,9 +213,28 @@ def ui_strings() -> dict[str, str]:
     for code in ("MUST_FOLLOW_SUIT", "MUST_PLAY_TRUMP", "NOT_YOUR_TURN",
                  "SCART_FORBIDDEN_CARD", "BUOB_FORCED_JACK", "NOT_DEALER"):
         s["err_" + code] = message_for(code)
+    s.update(bot_strings())
     s["suit_C"] = _("cups")
     s["suit_R"] = _("coins")
     s["suit_S"] = _("swords")
     s["suit_B"] = _("batons")
     s["suit_T"] = _("trumps")
     return s
+
+
+def bot_strings() -> dict[str, str]:
+    """The words of bots at the table (issue #15): the badge, the lobby's controls, and the
+    away notice's countdown to the stand-in and its label."""
+    return {
+        "bot_badge": _("bot"),
+        # A bot's name at the table: the server sends its own name and level apart.
+        "bot_name": _("%(name)s (bot, %(level)s)"),
+        "seat_bot": _("Seat a bot"),
+        "remove_bot": _("Remove the bot"),
+        "bot_level_for": _("Bot level for seat %(n)s"),
+        "level_easy": _("easy"),
+        "level_strong": _("strong"),
+        # After "away 0:45 · ": the countdown of the room's grace period, then who plays.
+        "stand_in_in": _("bot in %(time)s"),
+        "stand_in_for": _("bot for %(name)s"),
+    }

@@ -17,12 +17,15 @@ from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from accounts.models import BOT_LEVEL_NAMES
 from games import services
+from games.bots import LEVELS
 from games.forms import CreateRoomForm, HouseRulesForm
 from games.models import Announcement, FAQEntry, Match, MatchStatus, Room, Seat, Team
 from games.text.cards import card_names
+from games.text.errors import message_for
 from games.text.options import house_rules, rule_words
 from games.text.table import ui_strings
 
@@ -35,7 +38,7 @@ TABLE_MODULES = (
     "table.js", "render.js", "dom.js", "net.js", "cards.js", "suits.js",
     "views/scene.js", "views/lobby.js", "views/scorebar.js", "views/seats.js",
     "views/trick.js", "views/dialogs.js", "views/actions.js", "views/hand.js",
-    "views/scoresheet.js", "views/status.js", "views/toasts.js",
+    "views/scoresheet.js", "views/status.js", "views/toasts.js", "views/bots.js",
     "views/attention.js", "views/sounds.js", "views/help.js",
 )
 
@@ -55,7 +58,8 @@ def home(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "games/home.html",
-        {"rooms": rooms, "announcements": announcements},
+        {"rooms": rooms, "announcements": announcements,
+         "bot_levels": [(level, BOT_LEVEL_NAMES[level]) for level in LEVELS]},
     )
 
 
@@ -145,6 +149,19 @@ def join(request: HttpRequest) -> HttpResponse:
         messages.error(request, _("This room has been closed."))
         return redirect("games:home")
     return redirect(found)
+
+
+@login_required
+@require_POST
+def play_now(request: HttpRequest) -> HttpResponse:
+    """The home page's Play now: a practice table against three bots at the chosen level, the
+    first deal started; the player lands on it."""
+    level = request.POST.get("level", "")
+    if level not in LEVELS:
+        messages.error(request, message_for("BOT_LEVEL_UNKNOWN"))
+        return redirect("games:home")
+    room = services.create_practice_table(request.user, level)
+    return redirect(room)
 
 
 @login_required

@@ -32,6 +32,7 @@
  * @property {boolean} bock
  * @property {Array<"tie" | "all_tricks">} bock_triggers
  * @property {number} turn_seconds 0 = no turn timer, or 15–120
+ * @property {number} [stand_in_seconds] 0 = no stand-in bot, or 1–600 s away before one plays
  */
 
 // --- the view (protocol §6) -----------------------------------------------------------------
@@ -101,7 +102,10 @@
  * @property {number} multiplier
  */
 
-/** @typedef {{ id: number, name: string }} Player */
+/**
+ * A player; `bot` is a bot's level ("easy", "strong"), null or absent for a person.
+ * @typedef {{ id: number, name: string, bot?: string | null }} Player
+ */
 
 /**
  * @typedef {object} Room
@@ -124,6 +128,7 @@
  * @property {number | null} [away_since] Unix time since which a player without a live
  *   socket is away (the away clock); null when connected or unknown
  * @property {boolean} is_owner
+ * @property {boolean} [stand_in] a bot plays this away player's seat now (issue #15)
  */
 
 /**
@@ -267,6 +272,8 @@
  * @property {{ options?: Partial<RoomOptions>, visibility?: "public" | "private",
  *   allow_spectators?: boolean, name?: string }} set_options
  * @property {{}} close_room
+ * @property {{ index: number, level: string }} seat_bot
+ * @property {{ index: number }} remove_bot
  */
 
 /** @typedef {keyof CommandFields} CommandType */

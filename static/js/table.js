@@ -7,6 +7,7 @@
 import { fmt, h, uuid } from "./dom.js";
 import { Connection } from "./net.js";
 import { Table } from "./render.js";
+import { nameBots } from "./views/bots.js";
 import { rulesEditor } from "./views/dialogs.js";
 import { renderRules } from "./views/rules.js";
 import { notices } from "./views/toasts.js";
@@ -233,6 +234,7 @@ function start() {
     const events = pendingEvents && pendingEvents.version === msg.version ? pendingEvents.events : null;
     pendingEvents = null;
     version = msg.version;
+    nameBots(msg.view, S);
     table.apply(msg.view, events);
     renderRules(rulesTable, ruleWords, msg.view.room.options);
     const dt = performance.now() - t0;

@@ -56,6 +56,9 @@ MATRIX: dict[str, tuple[str, str, str | None, str | None]] = {
     "transfer_owner": ("LOBBY", "NOT_ROOM_OWNER", "NOT_ROOM_OWNER", "owner"),
     "set_options": ("LOBBY", "NOT_ROOM_OWNER", "NOT_ROOM_OWNER", "owner"),
     "close_room": ("LOBBY", "NOT_ROOM_OWNER", "NOT_ROOM_OWNER", "owner"),
+    # The owner's own bot commands need a free seat or a bot's: tests/games/test_bots_table.py.
+    "seat_bot": ("LOBBY", "NOT_ROOM_OWNER", "NOT_ROOM_OWNER", None),
+    "remove_bot": ("LOBBY", "NOT_ROOM_OWNER", "NOT_ROOM_OWNER", None),
 }
 assert set(MATRIX) == protocol.GAME_TYPES | protocol.LOBBY_TYPES
 
@@ -98,6 +101,8 @@ def _fields(type_: str, c: Cast) -> dict[str, Any]:
         "kick": {"player": c.benedetg.pk},
         "transfer_owner": {"player": c.benedetg.pk},
         "set_options": {"options": {"reveal_seconds": 10}},
+        "seat_bot": {"index": 1, "level": "easy"},
+        "remove_bot": {"index": 1},
     }.get(type_, {})
 
 

@@ -36,15 +36,47 @@ export function awaySince(info) {
 }
 
 /**
+ * The room's stand-in grace period in seconds while a match runs (issue #15), else null: no
+ * bot will stand in, so the away notice shows no countdown.
+ * @param {Table} t
+ */
+function standInGrace(t) {
+  const grace = t.current.room.options.stand_in_seconds;
+  const running = t.current.match && t.current.match.status === "running";
+  return running && typeof grace === "number" && grace > 0 ? grace : null;
+}
+
+/**
+ * The away notice's words: "away 0:45", and while a match runs "· bot in 0:15", counting down
+ * to the stand-in, then "· bot for Mario" (the server marks the seat too: `stand_in`).
+ * @param {Table} t
+ * @param {number} since
+ * @param {number | null} grace
+ * @param {string} name
+ */
+function awayText(t, since, grace, name) {
+  const away = fmt(t.S.away_for, { time: awayClock(since) });
+  if (grace === null) return away;
+  const due = since + grace;
+  const left = due - Date.now() / 1000;
+  return left > 0
+    ? `${away} · ${fmt(t.S.stand_in_in, { time: awayClock(Date.now() / 1000 - Math.ceil(left)) })}`
+    : `${away} · ${fmt(t.S.stand_in_for, { name })}`;
+}
+
+/**
  * The away notice of a seat: a chip the table's timer keeps counting; null if not away.
  * @param {Table} t
  * @param {SeatInfo | null} info
  */
 export function awayChip(t, info) {
   const since = awaySince(info);
-  if (since === null) return null;
-  return h("span.chip.chip-away", { dataset: { awaySince: since }, title: t.S.away },
-    fmt(t.S.away_for, { time: awayClock(since) }));
+  if (since === null || !info) return null;
+  const grace = standInGrace(t);
+  return h("span.chip.chip-away", {
+    dataset: { awaySince: since, standIn: grace === null ? "" : grace, name: info.player.name },
+    title: t.S.away,
+  }, awayText(t, since, grace, info.player.name));
 }
 
 /**
@@ -57,7 +89,8 @@ export function awayTick(t) {
   const nodes = /** @type {NodeListOf<HTMLElement>} */ (t.root.querySelectorAll("[data-away-since]"));
   if (nodes.length === 0) return;
   for (const n of nodes) {
-    n.textContent = fmt(t.S.away_for, { time: awayClock(Number(n.dataset.awaySince)) });
+    const grace = n.dataset.standIn ? Number(n.dataset.standIn) : null;
+    n.textContent = awayText(t, Number(n.dataset.awaySince), grace, n.dataset.name || "");
   }
   awayTimer = setTimeout(() => awayTick(t), 1000 - (Date.now() % 1000) + 20);
 }

@@ -4,6 +4,7 @@
 
 import { fmt, h, patch } from "../dom.js";
 import { awayChip } from "./away.js";
+import { botChip } from "./bots.js";
 import { team } from "./scene.js";
 
 /**
@@ -33,10 +34,29 @@ export function renderLobby(t) {
             type: "button", "data-action": "take-seat",
             "aria-label": `${S.take_seat} (${t.teamName(tm)})`,
             onclick: () => t.ctx.command("take_seat", { team: tm, index }),
-          }, S.take_seat));
+          }, S.take_seat),
+          owner && !closed ? seatBotControls(t, index) : null);
       }
       const isMe = s.player.id === me;
       const controls = [];
+      if (s.player.bot && !closed) {
+        // A bot's seat: the owner removes it; anyone else may sit there instead of it.
+        if (owner) {
+          controls.push(h("button.button.button-secondary.button-small-solid", {
+            type: "button", "data-action": "remove-bot",
+            onclick: () => t.ctx.command("remove_bot", { index }) }, S.remove_bot));
+        }
+        if (!mine || mine.index !== index) {
+          controls.push(h("button.button.button-small-solid", {
+            type: "button", "data-action": "take-seat",
+            "aria-label": `${S.take_seat} (${t.teamName(tm)})`,
+            onclick: () => t.ctx.command("take_seat", { team: tm, index }) }, S.take_seat));
+        }
+        return h(`div.slot.bot.team-${tm.toLowerCase()}`, { dataset: { index } },
+          h("span.tag", { "aria-hidden": "true" }, tm),
+          h("span.slot-name", null, t.dot(true), h("strong", null, s.player.name), botChip(t, s)),
+          h("span.slot-controls", null, controls));
+      }
       if (isMe && !closed) {
         controls.push(h("button.button.button-secondary.button-small-solid", {
           type: "button", "data-action": "leave-seat",
@@ -104,6 +124,22 @@ export function renderLobby(t) {
     }
     return parts;
   });
+}
+
+/**
+ * The owner's controls of a free seat: a bot's level and the button that seats it.
+ * @param {Table} t
+ * @param {number} index
+ */
+function seatBotControls(t, index) {
+  const S = t.S;
+  const level = /** @type {HTMLSelectElement} */ (h("select", {
+    "aria-label": fmt(S.bot_level_for, { n: index + 1 }), "data-action": "bot-level" },
+  h("option", { value: "easy" }, S.level_easy), h("option", { value: "strong" }, S.level_strong)));
+  return h("span.slot-controls.seat-bot", null, level,
+    h("button.button.button-secondary.button-small-solid", {
+      type: "button", "data-action": "seat-bot",
+      onclick: () => t.ctx.command("seat_bot", { index, level: level.value }) }, S.seat_bot));
 }
 
 /**

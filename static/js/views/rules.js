@@ -25,7 +25,7 @@ import { fmt, h } from "../dom.js";
  */
 export function describe(w, key, value) {
   if (key === "reveal_seconds") return fmt(w.seconds, { seconds: Number(value) });
-  if (key === "turn_seconds") return value === 0 ? w.off : fmt(w.seconds, { seconds: Number(value) });
+  if (key === "turn_seconds" || key === "stand_in_seconds") return value === 0 ? w.off : fmt(w.seconds, { seconds: Number(value) });
   if (key === "reveal_persist" || key === "bock") return value ? w.yes : w.no;
   if (key === "match_deals") return value === 0 ? w.unlimited : String(value);
   if (key === "bock_triggers") {

@@ -4,6 +4,7 @@
 
 import { fmt, h, patch } from "../dom.js";
 import { awayChip } from "./away.js";
+import { botChip } from "./bots.js";
 import { POS, team } from "./scene.js";
 
 /** @import { Table } from "../render.js" */
@@ -28,10 +29,12 @@ export function renderSeat(t, s) {
   patch(el, key, () => {
     const label = [t.name(s), t.teamName(tm), v.dealer === s ? S.dealer : "",
       turn ? S.on_turn : ""].filter(Boolean).join(", ");
-    return h("div.plate", { role: "group", "aria-label": label, dataset: { seat: s } },
+    return h("div.plate", { role: "group", "aria-label": label,
+      dataset: { seat: s, standIn: info && info.stand_in ? "1" : "" } },
       h("span.tag", { "aria-hidden": "true" }, tm),
       h("span.plate-main", null,
-        h("span.plate-name", null, info ? t.dot(info.connected) : null,
+        // The badge before the name: a long name is cut on a phone, the badge stays.
+        h("span.plate-name", null, info ? t.dot(info.connected) : null, botChip(t, info),
           h("span.nm", null, info ? info.player.name : fmt(S.seat_n, { n: s + 1 }))),
         h("span.plate-sub", null,
           v.dealer === s ? h("span.chip.chip-dealer", { title: S.dealer }, S.dealer) : null,

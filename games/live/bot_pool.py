@@ -1,0 +1,92 @@
+"""The embedded mode's bots: a small pool of worker threads in the ASGI process.
+
+A bot's decision is CPU work (a strong bot spends its whole budget searching), so it never runs
+on the event loop: a wake-up (games/services/bot_wakeups.py) hands (round, version) to a worker
+thread, which calls the same service function as the Celery task. A delayed wake-up (a stand-in
+waiting for the grace period to end) waits on a timer thread first. Until the process serves
+its first websocket (or a test starts it) the pool is idle and wake-ups are dropped: the
+deadline sweep wakes any bot whose turn was lost (games/live/timer_loop.py).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
+from django.conf import settings
+from django.db import close_old_connections, connection
+
+from games import services
+
+log = logging.getLogger(__name__)
+
+
+class EmbeddedBots:
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._pool: ThreadPoolExecutor | None = None
+        self._timers: set[threading.Timer] = set()
+
+    @property
+    def running(self) -> bool:
+        return self._pool is not None
+
+    def ensure_started(self) -> None:
+        with self._lock:
+            if self._pool is None:
+                self._pool = ThreadPoolExecutor(max_workers=settings.TROCCAS_BOT_THREADS,
+                                                thread_name_prefix="troccas-bot")
+
+    def stop(self) -> None:
+        """Stop taking wake-ups and wait for the turns in progress (tests, shutdown)."""
+        with self._lock:
+            pool, self._pool = self._pool, None
+            timers, self._timers = self._timers, set()
+        for timer in timers:
+            timer.cancel()
+        if pool is not None:
+            pool.shutdown(wait=True, cancel_futures=True)
+
+    def schedule(self, round_id: int, version: int, delay: float) -> None:
+        if self._pool is None:
+            return
+        if delay <= 0:
+            self._submit(round_id, version)
+            return
+        timer = threading.Timer(delay, self._due, (round_id, version))
+        timer.daemon = True
+        with self._lock:
+            if self._pool is None:
+                return
+            self._timers.add(timer)
+        timer.start()
+
+    def _due(self, round_id: int, version: int) -> None:
+        with self._lock:
+            self._timers = {t for t in self._timers if t.is_alive()
+                            and t is not threading.current_thread()}
+        self._submit(round_id, version)
+
+    def _submit(self, round_id: int, version: int) -> None:
+        with self._lock:
+            pool = self._pool
+            if pool is None:
+                return
+            try:
+                pool.submit(self._run, round_id, version)
+            except RuntimeError:  # shut down meanwhile
+                pass
+
+    @staticmethod
+    def _run(round_id: int, version: int) -> None:
+        close_old_connections()
+        try:
+            services.play_bot_turn(round_id, version)
+        except Exception:  # noqa: BLE001 - the sweep wakes it again
+            log.exception("bot turn of round %s (v%s) failed", round_id, version)
+        finally:
+            connection.close()
+
+
+embedded = EmbeddedBots()

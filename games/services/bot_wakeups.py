@@ -1,0 +1,45 @@
+"""Waking a bot when it is to act (issue #15, "where bots run").
+
+A wake-up is only a hint carrying (round, version): the bot's turn reads the table again and
+does nothing if the table moved on. In the distributed mode it is a Celery task sent by name
+(so a strong bot's CPU is spent on the workers, never in an ASGI process); in the embedded mode
+the live layer registers its worker pool here (games/live/bot_pool.py). A lost wake-up is
+found by the deadline sweep (games/services/deadlines.py), like a lost timer.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from datetime import datetime
+
+from django.conf import settings
+from django.utils import timezone
+
+log = logging.getLogger(__name__)
+
+BOT_TURN_TASK = "games.bot_turn"
+
+Runner = Callable[[int, int, float], None]
+_local: Runner | None = None
+
+
+def register_local(runner: Runner) -> None:
+    """The embedded mode's worker pool: called with (round, version, delay in seconds)."""
+    global _local
+    _local = runner
+
+
+def schedule(round_id: int, version: int, when: datetime | None = None) -> None:
+    """Have a bot look at the deal at `version` (now, or at `when`); call after commit."""
+    delay = 0.0 if when is None else max(0.0, (when - timezone.now()).total_seconds())
+    if settings.TROCCAS_MODE == "distributed":
+        from troccas_site.celery import app
+
+        try:
+            app.send_task(BOT_TURN_TASK, (round_id, version), countdown=delay)
+        except Exception:  # noqa: BLE001 - the sweep wakes it anyway
+            log.exception("could not wake the bot of round %s", round_id)
+        return
+    if _local is not None:
+        _local(round_id, version, delay)

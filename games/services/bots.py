@@ -1,0 +1,259 @@
+"""Bots at the table (issue #15): a bot's turn, the sweep for lost ones, the practice table.
+
+A bot acts through `submit` like any player — the same checks, versions, action log and
+broadcast. A wake-up (games/services/bot_wakeups.py: a Celery task, or the embedded worker
+pool) carries (round, version) and does nothing if the table moved on. The bot sees only its
+seat's view and the events of the deal that seat may see (`games.bots`, the decision). A bot
+never stalls a table: a decision that raises, overruns its budget or is illegal is replaced by
+the lowest-value legal action, and the failure is logged without a card in it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import threading
+import time
+import traceback
+import uuid
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db.models import OuterRef, Q, Subquery
+from django.utils import timezone
+
+from accounts.bots import bot_account
+from accounts.models import User
+from games import bots
+from games.engine import PublicRefusal, apply, events_for, from_json, view
+from games.engine.events import Event
+from games.engine.options import Options
+from games.history.replay import ENGINE_KINDS, engine_action
+from games.models import MatchStatus, Room, Round, RoundAction
+from games.services import bot_wakeups
+from games.services.bot_seats import BotTurn, pending_turn
+from games.services.commands import Command
+from games.services.errors import ServiceError
+from games.services.rooms import create_room
+from games.services.snapshot import lobby_state
+from games.services.table import PRESENCE_TIMEOUT, Table, load_code, seats_of
+from games.services.writer import Outcome, submit
+
+log = logging.getLogger(__name__)
+
+# A decision may take this much longer than its budget (the strong bot checks its clock
+# after every playout, so it ends a little late) before it counts as an overrun.
+OVERRUN_SLACK_MS = 100.0
+
+
+def budget_ms() -> float:
+    """The wall-clock budget of one decision (settings.TROCCAS_BOT_BUDGET_MS)."""
+    return float(settings.TROCCAS_BOT_BUDGET_MS)
+
+
+def seed_of(match_id: int, deal: int, action: int) -> int:
+    """The decision's seed from (match, deal, action number): a run can be repeated."""
+    digest = hashlib.sha256(f"{match_id}:{deal}:{action}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+# --- one decision ------------------------------------------------------------------------------
+
+def _where(exc: BaseException) -> str:
+    """Where an exception was raised, file and line: no message, since a message may name a
+    card the log must not show."""
+    frames = traceback.extract_tb(exc.__traceback__)
+    if not frames:
+        return "?"
+    last = frames[-1]
+    return f"{last.filename}:{last.lineno}"
+
+
+def _is_legal(action: Any, v: dict[str, Any]) -> bool:
+    """Whether `action` is one the seat's view offers (the engine has the last word)."""
+    if not isinstance(action, dict) or action.get("seat") not in (None, v["seat"]):
+        return False
+    a = v["actions"]
+    kind = action.get("type")
+    if kind == "deal_next_pass":
+        return bool(a["deal"])
+    if kind == "discard_scart":
+        cards = action.get("cards")
+        return (bool(a["scart"]) and isinstance(cards, list) and len(set(cards)) == 2
+                and len(cards) == 2 and all(c in a["scart_allowed"] for c in cards))
+    if kind == "play_card":
+        return bool(a["play"]) and action.get("card") in a["legal_cards"]
+    if kind == "call_buob":
+        return bool(a["buob_suits"]) and action.get("suit") in (None, *a["buob_suits"])
+    if kind == "regame":
+        return bool(a["regame"])
+    return False
+
+
+def _decide_with_deadline(v: dict[str, Any], events: list[dict[str, Any]], level: str,
+                          seed: int, budget: float) -> tuple[Any, BaseException | None, bool]:
+    """Run the decision on a thread of its own and wait at most budget + slack for it:
+    (action, exception raised, overran). A decision that never returns is left to finish on
+    its daemon thread; the table does not wait for it."""
+    box: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            box["action"] = bots.decide(v, events, level=level, seed=seed, budget_ms=budget)
+        except Exception as exc:  # noqa: BLE001 - reported to the caller
+            box["error"] = exc
+
+    thread = threading.Thread(target=run, name="troccas-bot-decide", daemon=True)
+    start = time.perf_counter()
+    thread.start()
+    thread.join((budget + OVERRUN_SLACK_MS) / 1000)
+    elapsed = (time.perf_counter() - start) * 1000
+    if thread.is_alive() or elapsed > budget + OVERRUN_SLACK_MS:
+        return None, None, True
+    return box.get("action"), box.get("error"), False
+
+
+def choose(v: dict[str, Any], events: list[dict[str, Any]], *, level: str, seed: int,
+           budget: float, where: str) -> dict[str, Any]:
+    """The bot's action, or `fallback`'s when the decision raised, overran or is illegal."""
+    action, error, overran = _decide_with_deadline(v, events, level, seed, budget)
+    if error is not None:
+        log.error("bot %s: %s raised at %s; played the lowest-value legal action instead",
+                  where, type(error).__name__, _where(error))
+        return bots.fallback(v)
+    if overran:
+        log.warning("bot %s: no decision within its %.0f ms budget; played the lowest-value "
+                    "legal action instead", where, budget)
+        return bots.fallback(v)
+    if not _is_legal(action, v):
+        log.error("bot %s: chose an action its view does not offer (type %r); played the "
+                  "lowest-value legal action instead", where,
+                  action.get("type") if isinstance(action, dict) else type(action).__name__)
+        return bots.fallback(v)
+    return action
+
+
+def deal_events(t: Table) -> list[Event]:
+    """Every event of the current deal so far, replayed from its log (full information: the
+    caller filters them for one seat with `events_for`)."""
+    rnd, match = t.round, t.match
+    assert rnd is not None and match is not None
+    before = (Round.objects.filter(match=match, number__lt=rnd.number).order_by("-number")
+              .values_list("engine_state", flat=True).first())
+    state = (from_json(before) if before is not None
+             else lobby_state(Options.from_json(match.options), rnd.dealer))
+    events: list[Event] = []
+    decks = {rnd.pk: rnd.deck}
+    for row in RoundAction.objects.filter(round=rnd, kind__in=ENGINE_KINDS).order_by("version"):
+        try:
+            state, new = apply(state, engine_action(row, decks))
+        except PublicRefusal as refusal:
+            state, new = refusal.state, list(refusal.events)
+        events.extend(new)
+    return events
+
+
+# --- one turn ----------------------------------------------------------------------------------
+
+def _command(action: dict[str, Any], action_id: str, version: int) -> Command:
+    fields = {k: v for k, v in action.items() if k not in ("type", "seat", "deck")}
+    return Command(action["type"], action_id, version, fields)
+
+
+def _actor(turn: BotTurn) -> User:
+    if turn.stand_in_for is not None:
+        return bot_account(turn.level, turn.seat)
+    return User.objects.get(pk=turn.user_id)
+
+
+def play_bot_turn(round_id: int, version: int) -> bool:
+    """A bot's wake-up: if a bot is to act on this deal at this version, decide and submit
+    its action. False (and nothing changed) if the table moved on or no bot is to act; a
+    stand-in whose grace period is not over yet is woken again when it is."""
+    code = Round.objects.filter(pk=round_id).values_list("match__room__code", flat=True).first()
+    if code is None:
+        return False
+    t = load_code(code, lock=False)
+    if (t.round is None or t.round.pk != round_id or t.room.version != version
+            or t.room.closed is not None or t.match is None or t.state is None
+            or t.match.status != MatchStatus.RUNNING):
+        return False
+    turn, due = pending_turn(t.state, seats_of(t), t.room.owner_id, t.now)
+    if turn is None:
+        if due is not None:
+            bot_wakeups.schedule(round_id, version, due)
+        return False
+    v = view(t.state, turn.seat)
+    events = events_for(deal_events(t), turn.seat)
+    number = t.round.actions_logged
+    where = f"room {code} seat {turn.seat} ({turn.level}) deal {t.round.number} action {number}"
+    action = choose(v, events, level=turn.level, seed=seed_of(t.match.pk, t.round.number, number),
+                    budget=budget_ms(), where=where)
+    user = _actor(turn)
+    for_seat = turn.seat if turn.stand_in_for is not None else None
+    out = _send(code, user, action, f"bot-{round_id}-{version}", version, for_seat)
+    if not out.ok and not out.duplicate and out.version == version and out.code not in (
+            "STALE_VERSION", "NOT_STANDING_IN"):
+        # The engine refused it and nothing changed: the lowest-value legal action instead.
+        log.error("bot %s: the table refused its action (%s); playing the lowest-value legal "
+                  "action instead", where, out.code)
+        out = _send(code, user, bots.fallback(v), f"bot-{round_id}-{version}-fallback",
+                    version, for_seat)
+    return out.ok
+
+
+def _send(code: str, user: User, action: dict[str, Any], action_id: str, version: int,
+          for_seat: int | None) -> Outcome:
+    return submit(code, user, _command(action, action_id, version), for_seat=for_seat)
+
+
+# --- the sweep ---------------------------------------------------------------------------------
+
+def sweep_bot_turns(limit: int = 200) -> int:
+    """Wake the bots of tables that wait on one and have been idle for a sweep interval (a
+    lost wake-up, a restarted worker, a stand-in's grace period over). Returns how many."""
+    now = timezone.now()
+    idle = now - timedelta(seconds=settings.TROCCAS_SWEEP_SECONDS)
+    last = (RoundAction.objects.filter(room=OuterRef("pk")).order_by("-version")
+            .values("created")[:1])
+    # Only rooms where a bot may be the one to act: a bot seated, or someone away.
+    maybe = (Q(seats__user__is_bot=True) | Q(connections__closed_at__isnull=False)
+             | Q(connections__last_seen__lt=now - PRESENCE_TIMEOUT))
+    codes = list(Room.objects.filter(maybe, closed__isnull=True,
+                                     current_match__status=MatchStatus.RUNNING)
+                 .annotate(last=Subquery(last)).filter(last__lt=idle)
+                 .values_list("code", flat=True).distinct()[:limit])
+    woken = 0
+    for code in codes:
+        t = load_code(code, lock=False)
+        if t.round is None:
+            continue
+        turn, _due = pending_turn(t.state, seats_of(t), t.room.owner_id, t.now)
+        if turn is not None:
+            bot_wakeups.schedule(t.round.pk, t.room.version)
+            woken += 1
+    return woken
+
+
+# --- Play now ----------------------------------------------------------------------------------
+
+def _must(code: str, user: Any, kind: str, **fields: Any) -> None:
+    room = Room.objects.get(code=code)
+    out = submit(code, user, Command(kind, uuid.uuid4().hex, room.version, fields))
+    if not out.ok:
+        raise ServiceError(out.code or "SERVER_ERROR")
+
+
+def create_practice_table(user: Any, level: str) -> Room:
+    """Play now: a private table of `user` (seat 0, dealing first), a bot partner (seat 2) and
+    two bot opponents (1, 3) at `level`, the first deal started. Every step goes through the
+    lobby commands and the writer, as a room owner's clicks would."""
+    if level not in bots.LEVELS:
+        raise ServiceError("BOT_LEVEL_UNKNOWN")
+    # No turn timer: only bots wait on the player, and a bot stands in if they stay away.
+    room = create_room(user, {"turn_seconds": 0}, visibility="private", take_seat="A")
+    for index in (2, 1, 3):
+        _must(room.code, user, "seat_bot", index=index, level=level)
+    _must(room.code, user, "start_round")
+    return Room.objects.get(pk=room.pk)
