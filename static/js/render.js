@@ -16,7 +16,7 @@ import { POS, Scene } from "./views/scene.js";
 import { renderBar } from "./views/scorebar.js";
 import { renderOverlay } from "./views/scoresheet.js";
 import { renderSeat } from "./views/seats.js";
-import { renderStatus, setBanner, tick } from "./views/status.js";
+import { announceTurn, renderStatus, setBanner, tick } from "./views/status.js";
 import { announceEvents } from "./views/toasts.js";
 import { renderCenter, skipHold, trackTrick } from "./views/trick.js";
 
@@ -122,7 +122,7 @@ export class Table extends Scene {
     this.render();
     announcePresence(this, prev, view);
     if (events) announceEvents(this, events);
-    if (view.actions.play && !(prev && prev.actions.play)) this.ctx.announce(this.S.your_turn);
+    announceTurn(this, prev, view);
     this.attention.update(prev, view);
   }
 

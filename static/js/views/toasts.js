@@ -21,7 +21,8 @@ export function notices({ live, liveAlert, toasts }) {
   let liveTimer;
 
   /**
-   * Say `text` to screen readers; what arrives within 120 ms is said together (the last three).
+   * Say `text` to screen readers; what arrives within 120 ms is said together (the last four:
+   * a trick's last card, its winner, a BUOB exchange and whose turn it is).
    * @param {string} text
    */
   function announce(text) {
@@ -29,7 +30,7 @@ export function notices({ live, liveAlert, toasts }) {
     liveQueue.push(text);
     clearTimeout(liveTimer);
     liveTimer = setTimeout(() => {
-      live.textContent = liveQueue.slice(-3).join(" ");
+      live.textContent = liveQueue.slice(-4).join(" ");
       liveQueue = [];
     }, 120);
   }
@@ -70,7 +71,8 @@ export function announceEvents(t, events) {
     } else if (e.type === "scart_discarded" && e.auto) {
       // Only the dealer's own event carries the cards: the sentence never names them.
       t.ctx.toast(fmt(S.auto_scart, { name: t.name(e.dealer) }), "info");
-    } else if (e.type === "card_played" && e.seat !== t.current.seat) {
+    } else if (e.type === "card_played") {
+      // The player's own card too: the one confirmation a keyboard player hears of a play.
       t.ctx.announce(fmt(S.played, { name: t.name(e.seat), card: t.cardName(e.card) }));
     } else if (e.type === "trick_won") {
       t.ctx.announce(fmt(S.trick_won_by, { name: t.name(e.winner) }));
