@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 from django.utils import translation
 
+from games.text.errors import message_for
 from games.text.table import ui_strings
 from tests.browser.axe import assert_accessible, ensure_axe
 from tests.browser.test_buob import DESKTOP, PHONE, Seat, command, deal_and_scart, settle
@@ -222,32 +223,49 @@ def test_a_trick_played_by_keyboard_is_announced(browser: Any, site_server: str)
         anna.keyboard.press("ArrowRight")
     card = anna.evaluate(focused)
     assert card in legal
+    names = anna.evaluate("() => JSON.parse(document.getElementById('card-names').textContent)")
+    # The card button is named by the card's full name alone (the drawing is aria-hidden).
+    assert anna.get_by_role("button", name=names[card], exact=True).count() == 1
     latest = act(anna, lambda: anna.keyboard.press("Enter"))
     settle(seats, latest)
     assert card not in seats[1].view["hand"]
     played = {1: card}
 
-    # The other three play; then anna reads the live region's record.
-    while len(seats[0].view["trick"]["cards"]) < 4 and seats[0].view["tricks_played"] == 0:
+    # Out of turn, Space on a card is refused, assertively, and changes nothing.
+    assert anna.evaluate("() => !!document.activeElement.closest('.hand .card')"), \
+        "the focus stays in the hand after a play"
+    anna.keyboard.press("Space")
+    anna.wait_for_function("() => window.__liveLog.some(([region]) => region === 'live-alert')")
+    alerts = [text for region, text in anna.evaluate("() => window.__liveLog")
+              if region == "live-alert"]
+    with translation.override("de"):
+        assert alerts == [message_for("NOT_YOUR_TURN")], alerts
+    assert int(anna.locator(APP).get_attribute("data-version") or -1) == latest
+
+    # The other three play; the live region said every card, whose turn, and the winner.
+    while seats[0].view["tricks_played"] == 0:
         turn = seats[seats[0].view["turn"]]
         pick = turn.view["legal_cards"][0]
         played[turn.view["seat"]] = pick
         latest = command(seats, turn, "play_card", card=pick)
     wait_version(anna, latest)
-    winner = seats[0].view["last_trick"]["winner"]
-    names = anna.evaluate("() => JSON.parse(document.getElementById('card-names').textContent)")
     seat_names = {s["index"]: s["player"]["name"] for s in seats[0].view["seats"]}
-    anna.wait_for_function(
-        "name => window.__liveLog.some(([, text]) => text.includes(name))",
-        arg=S["trick_won_by"].replace("%(name)s", seat_names[winner]).split(" (")[0])
+
+    def shown(seat: int) -> str:
+        """A seat's name as anna's page says it (her own with "(du)")."""
+        return f"{seat_names[seat]} ({S['you']})" if seat == 1 else seat_names[seat]
+
+    winner = seats[0].view["last_trick"]["winner"]
+    won = S["trick_won_by"] % {"name": shown(winner)}
+    anna.wait_for_function("won => window.__liveLog.some(([, text]) => text.includes(won))",
+                           arg=won)
     said = " ".join(text for region, text in anna.evaluate("() => window.__liveLog")
                     if region == "live")
     for seat, pick in played.items():
-        assert names[pick] in said, (seat, names[pick], said)
-        assert seat_names[seat] in said, (seat_names[seat], said)
-    # Whose turn: after anna's play the region named the next player.
-    assert S["turn_of"].replace("%(name)s", seat_names[2]) in said, said
-    # Errors are assertive: a card played out of turn is refused in the alert region.
+        assert S["played"] % {"name": shown(seat), "card": names[pick]} in said, said
+    for seat in (2, 3, 0):
+        assert S["turn_of"] % {"name": shown(seat)} in said, said
+    assert said.index(S["played"] % {"name": shown(1), "card": names[card]}) < said.index(won)
     assert_accessible(anna, "the table after a keyboard trick")
     stack.close()
     for context in contexts:
