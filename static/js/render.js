@@ -17,7 +17,7 @@ import { renderBar } from "./views/scorebar.js";
 import { renderOverlay } from "./views/scoresheet.js";
 import { renderSeat } from "./views/seats.js";
 import { announceTurn, renderStatus, setBanner, tick } from "./views/status.js";
-import { announceEvents } from "./views/toasts.js";
+import { announceEvents, announcePlays } from "./views/toasts.js";
 import { renderCenter, skipHold, trackTrick } from "./views/trick.js";
 
 /**
@@ -121,6 +121,7 @@ export class Table extends Scene {
     trackTrick(this, prev, view);
     this.render();
     announcePresence(this, prev, view);
+    announcePlays(this, prev, view, events);
     if (events) announceEvents(this, events);
     announceTurn(this, prev, view);
     this.attention.update(prev, view);
