@@ -11,7 +11,7 @@ SERVICES_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/test
 SERVICES_REDIS_URL ?= redis://127.0.0.1:6379/0
 
 .PHONY: run test checks test-embedded test-services test-engine lint contracts typecheck \
-	typecheck-js venv messages sysdeps sysdeps-gettext bench clean
+	typecheck-js venv messages sysdeps sysdeps-gettext node-deps bench clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -28,6 +28,11 @@ sysdeps:
 
 sysdeps-gettext:
 	@TROCCAS_SKIP_CHROMIUM=1 bash scripts/sysdeps.sh
+
+# The npm packages pinned in package-lock.json: TypeScript (typecheck-js) and axe-core, which
+# the browser tests inject into the pages they check (tests/browser/axe.py).
+node-deps:
+	@bash scripts/node-deps.sh
 
 messages: venv sysdeps-gettext
 	$(BIN)/python manage.py compilemessages --ignore=.venv -v 0
@@ -50,7 +55,7 @@ test: checks test-embedded test-services
 
 checks: lint contracts typecheck typecheck-js
 
-test-embedded: venv messages sysdeps
+test-embedded: venv messages sysdeps node-deps
 	$(BIN)/python -m pytest -p no:cacheprovider
 
 test-services: venv messages sysdeps

@@ -62,6 +62,7 @@ class Options:
             "bock": self.bock,
             "bock_triggers": list(self.bock_triggers),
             "turn_seconds": self.turn_seconds,
+            "stand_in_seconds": self.stand_in_seconds,
         }
 
 

@@ -19,7 +19,8 @@ import { SUITS } from './suits.js';
  * @property {string} [spriteUrl] same-origin URL of the sprite (default '/static/cards/cards.svg')
  * @property {Record<string, string>} [names] localised card names by id
  * @property {string} [label] the accessible name, instead of the card's name
- * @property {boolean} [interactive] a <button> instead of a <div role="img">
+ * @property {boolean} [interactive] a <button> (named by a visually hidden span, class
+ *   visually-hidden of the page's CSS) instead of a <div role="img"> (named by aria-label)
  * @property {boolean} [disabled] disabled + aria-disabled + class card--disabled
  * @property {string} [reason] why it is disabled: data-reason, title and aria-description
  */
@@ -296,7 +297,17 @@ function shell(opts, label, svg, extraClass) {
   if (button) button.type = 'button';
   else node.setAttribute('role', 'img');
   node.className = extraClass ? `card ${extraClass}` : 'card';
-  node.setAttribute('aria-label', label);
+  if (button) {
+    // A button is named by its content: the drawing is aria-hidden, so the name is this
+    // (visually hidden) text alone. An aria-label would not match the rank and numerals the
+    // drawing shows ("Q" against "regina da cuppas"), which speech input and WCAG 2.5.3 need.
+    const name = document.createElement('span');
+    name.className = 'visually-hidden';
+    name.textContent = label;
+    node.appendChild(name);
+  } else {
+    node.setAttribute('aria-label', label);
+  }
   node.title = opts.reason ? `${label} — ${opts.reason}` : label;
   if (opts.reason) {
     node.dataset.reason = opts.reason;

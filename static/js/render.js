@@ -16,8 +16,8 @@ import { POS, Scene } from "./views/scene.js";
 import { renderBar } from "./views/scorebar.js";
 import { renderOverlay } from "./views/scoresheet.js";
 import { renderSeat } from "./views/seats.js";
-import { renderStatus, setBanner, tick } from "./views/status.js";
-import { announceEvents } from "./views/toasts.js";
+import { announceTurn, renderStatus, setBanner, tick } from "./views/status.js";
+import { announceEvents, announcePlays } from "./views/toasts.js";
 import { renderCenter, skipHold, trackTrick } from "./views/trick.js";
 
 /**
@@ -121,8 +121,9 @@ export class Table extends Scene {
     trackTrick(this, prev, view);
     this.render();
     announcePresence(this, prev, view);
+    announcePlays(this, prev, view, events);
     if (events) announceEvents(this, events);
-    if (view.actions.play && !(prev && prev.actions.play)) this.ctx.announce(this.S.your_turn);
+    announceTurn(this, prev, view);
     this.attention.update(prev, view);
   }
 

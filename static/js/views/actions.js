@@ -41,7 +41,7 @@ export function renderActions(t) {
     } else if (suits.length > 1) {
       out.push(h("button.button.button-buob", { type: "button", "data-action": "buob",
         "aria-expanded": String(t.buobMenu), "aria-keyshortcuts": "B",
-        onclick: () => { t.buobMenu = !t.buobMenu; t.renderActions(); } }, `${S.buob}!`));
+        onclick: () => toggleBuobMenu(t) }, `${S.buob}!`));
       if (t.buobMenu) {
         out.push(h("span.buob-menu", { role: "group", "aria-label": S.buob_choose },
           suits.map((s) => h("button.button.button-secondary", { type: "button",
@@ -56,6 +56,20 @@ export function renderActions(t) {
     }
     return out;
   });
+}
+
+/**
+ * Open or close the menu of suits. The row is redrawn, so the focus goes where a keyboard
+ * player (Enter on the button, or the B shortcut) continues: the first suit of the open menu,
+ * or the BUOB button again.
+ * @param {Table} t
+ */
+function toggleBuobMenu(t) {
+  t.buobMenu = !t.buobMenu;
+  t.renderActions();
+  const next = /** @type {HTMLElement | null} */ (t.actions.querySelector(
+    t.buobMenu ? ".buob-menu [data-suit]" : "[data-action=buob]"));
+  if (next) next.focus();
 }
 
 /**

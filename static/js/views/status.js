@@ -6,7 +6,10 @@ import { fmt } from "../dom.js";
 import { awayChip } from "./away.js";
 import { forcedOn } from "./scene.js";
 
-/** @import { Table } from "../render.js" */
+/**
+ * @import { Table } from "../render.js"
+ * @import { View } from "../protocol.js"
+ */
 
 /**
  * Show `text` in the connection banner; nothing hides it.
@@ -53,6 +56,26 @@ export function renderStatus(t) {
     t.status.textContent = text;
   }
   t.status.classList.toggle("mine", !!(v.actions.play || v.actions.deal || v.actions.scart));
+}
+
+/**
+ * Tell a screen reader whose turn it now is, once per turn: "Your turn" to the player on turn,
+ * "Mario to play" to the others (after the plays of the same update, which announceEvents
+ * said first).
+ * @param {Table} t
+ * @param {View | null} prev
+ * @param {View} view
+ */
+export function announceTurn(t, prev, view) {
+  if (view.phase !== "PLAY" || view.turn === null || view.turn === undefined) return;
+  const same = prev && prev.phase === "PLAY" && prev.deal_number === view.deal_number
+    && prev.turn === view.turn && prev.tricks_played === view.tricks_played
+    && (prev.trick ? prev.trick.cards.length : 0) === (view.trick ? view.trick.cards.length : 0);
+  if (view.actions.play) {
+    if (!(prev && prev.actions.play)) t.ctx.announce(t.S.your_turn);
+  } else if (!same) {
+    t.ctx.announce(fmt(t.S.turn_of, { name: t.name(view.turn) }));
+  }
 }
 
 /**

@@ -6,7 +6,7 @@ import { fmt, h } from "../dom.js";
 
 /**
  * @import { Table } from "../render.js"
- * @import { GameEvent } from "../protocol.js"
+ * @import { GameEvent, View } from "../protocol.js"
  */
 
 /**
@@ -21,7 +21,8 @@ export function notices({ live, liveAlert, toasts }) {
   let liveTimer;
 
   /**
-   * Say `text` to screen readers; what arrives within 120 ms is said together (the last three).
+   * Say `text` to screen readers; what arrives within 120 ms is said together (the last four:
+   * a trick's last card, its winner, a BUOB exchange and whose turn it is).
    * @param {string} text
    */
   function announce(text) {
@@ -29,7 +30,7 @@ export function notices({ live, liveAlert, toasts }) {
     liveQueue.push(text);
     clearTimeout(liveTimer);
     liveTimer = setTimeout(() => {
-      live.textContent = liveQueue.slice(-3).join(" ");
+      live.textContent = liveQueue.slice(-4).join(" ");
       liveQueue = [];
     }, 120);
   }
@@ -54,8 +55,9 @@ export function notices({ live, liveAlert, toasts }) {
 }
 
 /**
- * Announce what others did (plays, the turn timer's automatic moves, tricks, BUOB calls and
- * refused ones, scores, the match's end).
+ * Announce what the events of an update say: the turn timer's automatic moves, BUOB calls and
+ * refused ones, scores, the match's end. (The plays and the tricks' winners are told from the
+ * views, by announcePlays.)
  * @param {Table} t
  * @param {GameEvent[]} events
  */
@@ -70,10 +72,6 @@ export function announceEvents(t, events) {
     } else if (e.type === "scart_discarded" && e.auto) {
       // Only the dealer's own event carries the cards: the sentence never names them.
       t.ctx.toast(fmt(S.auto_scart, { name: t.name(e.dealer) }), "info");
-    } else if (e.type === "card_played" && e.seat !== t.current.seat) {
-      t.ctx.announce(fmt(S.played, { name: t.name(e.seat), card: t.cardName(e.card) }));
-    } else if (e.type === "trick_won") {
-      t.ctx.announce(fmt(S.trick_won_by, { name: t.name(e.winner) }));
     } else if (e.type === "buob_called") {
       t.ctx.announce(t.buobText(e));
     } else if (e.type === "buob_resolved") {
@@ -92,6 +90,35 @@ export function announceEvents(t, events) {
     } else if (e.type === "match_over") {
       t.ctx.announce(e.winner === "draw" ? S.match_draw
         : fmt(S.match_winner, { team: t.teamName(e.winner) }));
+    }
+  }
+}
+
+/**
+ * Every card that reached the table since the previous view, and who won a trick that
+ * completed, told from the two views: the player's own card too (the one confirmation a
+ * keyboard player hears), and nothing lost when a state arrives without its events (a resync
+ * after a gap, or an event frame that came late). A card the turn timer played is told by its
+ * own sentence (announceEvents), not twice.
+ * @param {Table} t
+ * @param {View | null} prev
+ * @param {View} view
+ * @param {GameEvent[] | null} events
+ */
+export function announcePlays(t, prev, view, events) {
+  if (!prev || prev.deal_number !== view.deal_number || view.phase === "LOBBY") return;
+  const auto = new Set((events || []).flatMap((e) => (e.type === "card_played" && e.auto ? [e.card] : [])));
+  const before = prev.trick && prev.trick.number ? prev.trick : null;
+  const completed = view.tricks_played > prev.tricks_played ? view.last_trick : null;
+  // The trick the earlier view showed (now completed, or still open), then a new open one.
+  for (const trick of [completed || view.trick, completed ? view.trick : null]) {
+    if (!trick) continue;
+    const seen = before && before.number === trick.number ? before.cards.length : 0;
+    for (const [seat, card] of trick.cards.slice(seen)) {
+      if (!auto.has(card)) t.ctx.announce(fmt(t.S.played, { name: t.name(seat), card: t.cardName(card) }));
+    }
+    if (trick === completed && trick.winner !== null) {
+      t.ctx.announce(fmt(t.S.trick_won_by, { name: t.name(trick.winner) }));
     }
   }
 }
