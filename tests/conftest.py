@@ -18,6 +18,19 @@ _counter = itertools.count(1)
 _RUN = secrets.token_hex(2)
 
 
+@pytest.fixture(autouse=True)
+def _site_language() -> Iterator[None]:
+    """Each test starts in the site's default language: a request through the test client
+    leaves its page's language active in the thread, which would otherwise leak into the next
+    test's `reverse()` and strings."""
+    from django.conf import settings
+    from django.utils import translation
+
+    translation.activate(settings.LANGUAGE_CODE)
+    yield
+    translation.activate(settings.LANGUAGE_CODE)
+
+
 @pytest.fixture(autouse=True, scope="session")
 def _plain_static_storage() -> Iterator[None]:
     """Pages render {% static %}; the manifest storage would need collectstatic first. The

@@ -217,6 +217,14 @@ OPTION_EFFECTS: dict[str, tuple[Promise, tuple[tuple[Promise, Promise], ...]]] =
             "the fewest points, or the next pass of the deal, or the two cheapest allowed "
             "cards for the Scart.")),),
     ),
+    "stand_in_seconds": (
+        _("A player away for 60 seconds is played by a bot, labelled as standing in for them, "
+          "until they come back; a match in which a bot played more than one trick is not "
+          "rated."),
+        ((_("1 to 600 seconds"), _("The bot stands in sooner or later.")),
+         (_("off"), _("No bot stands in: the table waits for the away player, or for the turn "
+                      "timer."))),
+    ),
 }
 
 
