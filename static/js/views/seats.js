@@ -32,7 +32,9 @@ export function renderSeat(t, s) {
       h("span.tag", { "aria-hidden": "true" }, tm),
       h("span.plate-main", null,
         h("span.plate-name", null, info ? t.dot(info.connected) : null,
-          h("span.nm", null, info ? info.player.name : fmt(S.seat_n, { n: s + 1 }))),
+          // The full name as a tooltip too, should a very long one still be cut short.
+          h("span.nm", { title: info ? info.player.name : null },
+            info ? info.player.name : fmt(S.seat_n, { n: s + 1 }))),
         h("span.plate-sub", null,
           v.dealer === s ? h("span.chip.chip-dealer", { title: S.dealer }, S.dealer) : null,
           info && info.is_owner ? h("span.chip.chip-owner", { title: S.owner }, "★") : null,
