@@ -32,7 +32,7 @@ SIZES = [(360, 640), (390, 844), (768, 1024), (1366, 800), (1920, 1080),
 SHOT_SIZES = [(390, 844), (1366, 800)]
 # Twelve characters each: the longest names the plates must show whole.
 NAMES = ["Ursina Casty", "Mario Caveng", "Gion Cadruvi", "Flurina Tuor"]
-REVEAL_SECONDS = 15
+REVEAL_SECONDS = 25
 
 # What the page reports at one size: each selector's boxes (only those shown), the document's
 # scroll size, and the plates' names that do not fit their box.
@@ -113,6 +113,10 @@ def check(page: Any, phase: str, need: dict[str, int], where: str) -> dict[str, 
             for a in layers[first]:
                 for b in layers[second]:
                     assert not overlap(a, b), (at, first, a, second, b)
+    # The trick's note (its number, the led suit) covers none of its cards.
+    for note in boxes["led"]:
+        for card in boxes["trick_cards"]:
+            assert not overlap(note, card), (at, "the trick's note on a card", note, card)
     for card in boxes["reveal_cards"]:
         for countdown in boxes["countdown"]:
             assert not overlap(card, countdown), (at, "countdown on a reveal card", card)
@@ -208,8 +212,20 @@ def test_the_table_fits_one_screen_in_every_phase(browser: Any, site_server: str
         settle(seats, latest)
         every_size(owner, artifacts, "dealing", table_needs(owner, deal=True), "dealer")
         every_size(mario, artifacts, "dealing", table_needs(mario), "player")
-        # While a match runs the invite link is in the drawer, out of the way.
+        # While a match runs the invite link is in the drawer, out of the way; any player
+        # opens it, over the table, and closes it with Escape.
         assert not owner.locator("#invite-link").is_visible()
+        for width, height in ((390, 844), (844, 390)):
+            mario.set_viewport_size({"width": width, "height": height})
+            mario.locator("#drawer-toggle").tap()
+            link = mario.locator("#room-drawer #invite-link")
+            link.wait_for()
+            box = link.bounding_box()
+            assert box and inside({"x": box["x"], "y": box["y"], "w": box["width"],
+                                   "h": box["height"]}, width, height), box
+            assert mario.locator("#room-drawer #rules-table").count() == 1
+            mario.keyboard.press("Escape")
+            link.wait_for(state="hidden")
 
         # The reveal window: four reveal cards, the countdown beside none of them.
         latest = act(owner, lambda: owner.click("[data-action=deal]"))
@@ -248,6 +264,9 @@ def test_the_table_fits_one_screen_in_every_phase(browser: Any, site_server: str
             page.clock.pause_at(datetime.now() + timedelta(seconds=1))
             click_card(page.locator(".hand .card").first)
             page.locator("#toasts .toast").wait_for()
+            # Measured once it has slid in.
+            page.wait_for_function("""() => [...document.querySelectorAll('#toasts .toast')]
+              .every((t) => t.getAnimations().every((a) => a.playState === 'finished'))""")
             play = {**table_needs(page), "trick_cards": 2, "led": 1, "toasts": 1}
             every_size(page, artifacts, "play", play, "waiting")
             page.clock.resume()
@@ -307,7 +326,8 @@ def test_the_drawer_and_the_menu_open_by_touch_and_by_keyboard(browser: Any, sit
         page.screenshot(path=str(artifacts / "screenshots" / "layout-drawer-390x844.png"))
         page.locator("#drawer-close").tap()
         drawer.wait_for(state="hidden")
-        assert toggle.get_attribute("aria-expanded") == "false"
+        # The dialog's close event comes a moment after it closed.
+        page.wait_for_selector("#drawer-toggle[aria-expanded=false]", timeout=3000)
 
         # By keyboard: Enter opens it, Escape closes it and gives the focus back.
         toggle.focus()
