@@ -13,6 +13,7 @@ Screenshots of every phase at 390×844 and 1366×800 go to artifacts/screenshots
 
 from __future__ import annotations
 
+import json
 import re
 from contextlib import ExitStack
 from datetime import datetime, timedelta
@@ -78,7 +79,10 @@ SELECTORS = {
     "invite": "#invite-link",
     "menu": ".nav-toggle",
     "drawer": "#drawer-toggle",
+    "header": ".site-header",
 }
+# The figures of the play phase at each size, written to artifacts/layout.json.
+FIGURES: dict[str, dict[str, float]] = {}
 
 
 def inside(b: dict[str, Any], w: int, h: int) -> bool:
@@ -138,7 +142,15 @@ def every_size(page: Any, artifacts: Path, phase: str, need: dict[str, int], whe
         page.wait_for_timeout(60)
         page.evaluate("() => document.body.offsetHeight")
         short = short_need is not None and short_landscape(width, height)
-        check(page, phase, short_need if short and short_need is not None else need, where)
+        m = check(page, phase, short_need if short and short_need is not None else need, where)
+        if phase == "play":
+            b = m["boxes"]
+            FIGURES[f"{width}x{height}"] = {
+                "header_px": round(b["header"][0]["h"]),
+                "felt_middle_px": round(b["center"][0]["h"]),
+                "trick_card_px": round(min(c["w"] for c in b["trick_cards"])),
+                "hand_px": round(b["hand"][0]["h"]), "hand_bottom_gap_px": round(
+                    height - b["hand"][0]["y"] - b["hand"][0]["h"])}
         if short:
             # The lobby scrolls inside the table's box here: the seats are in it, reachable.
             reach = page.evaluate("""() => { const box = document.getElementById('table-app');
@@ -288,6 +300,8 @@ def test_the_table_fits_one_screen_in_every_phase(browser: Any, site_server: str
         owner.locator(".overlay .match-over").wait_for()
         over = {**table_needs(owner, hand=False), "overlay": 1, "match_over": 1, "sheet_buttons": 1}
         every_size(owner, artifacts, "match-over", over, "owner")
+        (artifacts / "layout.json").write_text(json.dumps(FIGURES, indent=2))
+        print(json.dumps(FIGURES))
         assert not errors, errors
     finally:
         stack.close()
