@@ -40,6 +40,7 @@ TABLE_MODULES = (
     "views/trick.js", "views/dialogs.js", "views/actions.js", "views/hand.js",
     "views/scoresheet.js", "views/status.js", "views/toasts.js", "views/bots.js",
     "views/attention.js", "views/sounds.js", "views/help.js",
+    "room_chrome.js",
 )
 
 OPEN_TABLES_SHOWN = 20

@@ -8,6 +8,7 @@ import { fmt, h, uuid } from "./dom.js";
 import { Connection } from "./net.js";
 import { Table } from "./render.js";
 import { nameBots } from "./views/bots.js";
+import { roomChrome } from "./room_chrome.js";
 import { rulesEditor } from "./views/dialogs.js";
 import { renderRules } from "./views/rules.js";
 import { notices } from "./views/toasts.js";
@@ -81,8 +82,10 @@ for (const el of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorA
 
 // --- announcements and toasts --------------------------------------------------------------
 
+const chrome = roomChrome();
 const { announce, toast } = notices({
   live: byId("live"), liveAlert: byId("live-alert"), toasts: byId("toasts"),
+  fit: chrome.fitToasts,
 });
 
 // --- invite link -----------------------------------------------------------------------------
@@ -236,6 +239,7 @@ function start() {
     version = msg.version;
     nameBots(msg.view, S);
     table.apply(msg.view, events);
+    chrome.setInMatch(!table.inLobby());
     renderRules(rulesTable, ruleWords, msg.view.room.options);
     const dt = performance.now() - t0;
     metrics.lastApplyMs = dt;
@@ -284,7 +288,8 @@ function start() {
   document.addEventListener("keydown", (e) => {
     if (e.ctrlKey || e.metaKey || e.altKey) return;
     const tag = (/** @type {HTMLElement} */ (e.target).tagName || "").toLowerCase();
-    if (["input", "select", "textarea"].includes(tag) || dialog.open) return;
+    // No shortcut reaches the table behind an open dialog (house rules, the drawer).
+    if (["input", "select", "textarea"].includes(tag) || document.querySelector("dialog[open]")) return;
     const key = e.key.toLowerCase();
     if (key === "b") table.pressBuob();
     else if (key === "l" && table.view && table.view.last_trick) table.toggleLast();

@@ -59,12 +59,13 @@ def phase(page: Any) -> str:
     return page.locator(APP).get_attribute("data-phase") or ""
 
 
-def sign_up(context: Any, base: str, name: str, language: str) -> Any:
+def sign_up(context: Any, base: str, name: str, language: str,
+            display_name: str | None = None) -> Any:
     page = context.new_page()
     page.goto(f"{base}/en/accounts/signup/")
     username = f"{name}{secrets.token_hex(3)}"
     page.fill("#id_username", username)
-    page.fill("#id_display_name", name.capitalize())
+    page.fill("#id_display_name", display_name or name.capitalize())
     page.select_option("#id_preferred_language", language)
     page.fill("#id_password1", PASSWORD)
     page.fill("#id_password2", PASSWORD)

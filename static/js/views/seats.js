@@ -33,9 +33,11 @@ export function renderSeat(t, s) {
       dataset: { seat: s, standIn: info && info.stand_in ? "1" : "" } },
       h("span.tag", { "aria-hidden": "true" }, tm),
       h("span.plate-main", null,
-        // The badge before the name: a long name is cut on a phone, the badge stays.
+        // The badge before the name; the full name as a tooltip too, should a very long one
+        // still be cut short.
         h("span.plate-name", null, info ? t.dot(info.connected) : null, botChip(t, info),
-          h("span.nm", null, info ? info.player.name : fmt(S.seat_n, { n: s + 1 }))),
+          h("span.nm", { title: info ? info.player.name : null },
+            info ? info.player.name : fmt(S.seat_n, { n: s + 1 }))),
         h("span.plate-sub", null,
           v.dealer === s ? h("span.chip.chip-dealer", { title: S.dealer }, S.dealer) : null,
           info && info.is_owner ? h("span.chip.chip-owner", { title: S.owner }, "★") : null,

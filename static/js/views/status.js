@@ -2,7 +2,7 @@
 // The table's words about itself: the connection banner, the status line under the felt
 // (whose turn, what to do, and whether that player is away), and the countdowns of the reveal window and the turn timer.
 
-import { fmt } from "../dom.js";
+import { fmt, h } from "../dom.js";
 import { awayChip } from "./away.js";
 import { forcedOn } from "./scene.js";
 
@@ -52,6 +52,10 @@ export function renderStatus(t) {
   if (away) {
     text = text.replace(/[.。]\s*$/, "");
     t.status.replaceChildren(`${text} — `, away);
+  } else if (v.phase === "REVEAL" && v.deadline) {
+    // The reveal window's countdown sits here, under the felt, never over a reveal card.
+    t.status.replaceChildren(`${text} · `,
+      h("span.countdown", { "data-countdown": "reveal_countdown" }));
   } else {
     t.status.textContent = text;
   }

@@ -11,10 +11,12 @@ import { fmt, h } from "../dom.js";
 
 /**
  * The page's live regions and toast stack.
- * @param {{ live: HTMLElement, liveAlert: HTMLElement, toasts: HTMLElement }} regions
- *   live: polite announcements; liveAlert: role=alert; toasts: the visible stack
+ * @param {{ live: HTMLElement, liveAlert: HTMLElement, toasts: HTMLElement,
+ *   fit?: () => void }} regions
+ *   live: polite announcements; liveAlert: role=alert; toasts: the visible stack; fit: keeps
+ *   the stack clear of the trick (room_chrome.js)
  */
-export function notices({ live, liveAlert, toasts }) {
+export function notices({ live, liveAlert, toasts, fit }) {
   /** @type {string[]} */
   let liveQueue = [];
   /** @type {number | undefined} */
@@ -43,8 +45,10 @@ export function notices({ live, liveAlert, toasts }) {
   function toast(text, kind = "error") {
     if (!text) return;
     const el = h(`div.toast.toast-${kind}`, null, text);
-    toasts.append(el);
-    while (toasts.children.length > 3) /** @type {Element} */ (toasts.firstElementChild).remove();
+    // The newest on top: when the room above the trick is short, the oldest go first.
+    toasts.prepend(el);
+    while (toasts.children.length > 3) /** @type {Element} */ (toasts.lastElementChild).remove();
+    if (fit) fit();
     if (kind === "error") liveAlert.textContent = text;
     else announce(text);
     setTimeout(() => el.classList.add("leaving"), 5200);

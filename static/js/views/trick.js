@@ -80,8 +80,7 @@ export function renderCenter(t) {
       parts.push(h("div.trick.reveal", { role: "list", "aria-label": S.reveal_title },
         Object.entries(v.reveal).map(([seat, id]) => h(`div.slot-card.at-${t.pos(+seat)}`,
           { role: "listitem" }, t.card(id, { label: `${t.name(+seat)}: ${t.cardName(id)}` })))));
-      parts.push(h("div.center-note.corner", null, h("strong", null, S.reveal_title),
-        h("span", { "data-countdown": "reveal_countdown" })));
+      // The window's countdown is in the status line (status.js), where it covers no card.
     } else if (v.phase === "DEALING") {
       parts.push(h("div.center-note.dealing", null, h("div.deck", { "aria-hidden": "true" },
         t.back({ label: "" }), t.back({ label: "" }), t.back({ label: "" })),
