@@ -47,6 +47,9 @@ MATRIX: dict[str, tuple[str, str, str | None, str | None]] = {
     "regame": ("ROUND_OVER", "NOT_SEATED", "NOT_ROOM_OWNER", "owner"),  # regame_by=owner
     "end_match": ("ROUND_OVER", "NOT_SEATED", "NOT_ROOM_OWNER", "owner"),  # match_deals=0
     "new_match": ("ROUND_OVER", "NOT_SEATED", "NOT_ROOM_OWNER", None),
+    # "Same four again" follows regame_by (owner here); its own cases are in
+    # tests/games/test_same_four_again.py.
+    "rematch": ("ROUND_OVER", "NOT_SEATED", "NOT_ROOM_OWNER", None),
     # Seats change only between matches, for everyone.
     "take_seat": ("DEALING", "MATCH_IN_PROGRESS", "MATCH_IN_PROGRESS", None),
     # In the lobby the player may leave (accepted: None); someone without a seat may not.
@@ -103,6 +106,8 @@ def _fields(type_: str, c: Cast) -> dict[str, Any]:
         "set_options": {"options": {"reveal_seconds": 10}},
         "seat_bot": {"index": 1, "level": "easy"},
         "remove_bot": {"index": 1},
+        # Any match id: the role is refused before the match is looked at.
+        "rematch": {"match": 1},
     }.get(type_, {})
 
 
