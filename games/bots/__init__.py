@@ -1,0 +1,49 @@
+"""Bots: a seat's player that decides from that seat's view and events alone (issue #15).
+
+    decide(view, events, level="strong", seed=s)  # one engine action for the view's seat
+    fallback(view)                                 # the lowest-value legal action
+
+`view` is `games.engine.view(state, seat)` for the bot's seat and `events` the JSON events that
+seat was sent for the current deal (`games.engine.events_for`), possibly empty. A bot never
+receives the table's state: what it cannot see it guesses (knowledge.py, sampling.py). The
+returned action is one of the seat's legal actions in that view, as `games.engine.apply` takes
+it (with `seat`). Levels: `easy` (rules of thumb, easy.py) and `strong` (Perfect Information
+Monte Carlo under a wall-clock budget, strong.py). The same inputs and seed give the same
+decision (for `strong`, given the same number of playouts; see strong.py).
+
+When a seat has nothing to do in its view, `decide` and `fallback` raise NoAction.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from . import easy, strong
+from .actions import NoAction
+from .actions import fallback as _fallback
+
+LEVELS = ("easy", "strong")
+
+
+def decide(view: dict[str, Any], events: Sequence[dict[str, Any]], *, level: str, seed: int,
+           budget_ms: float = 200.0, samples: int | None = None) -> dict[str, Any]:
+    """One legal engine action for the seat of `view`.
+
+    `samples` fixes the strong bot's number of sampled deals (then the budget does not apply):
+    the deterministic mode of the tests.
+    """
+    if level == "easy":
+        return easy.decide(view, events, seed)
+    if level == "strong":
+        return strong.decide(view, events, seed=seed, budget_ms=budget_ms, samples=samples)
+    raise ValueError(f"unknown bot level {level!r}; one of {', '.join(LEVELS)}")
+
+
+def fallback(view: Mapping[str, Any]) -> dict[str, Any]:
+    """The lowest-value legal action: the cheapest legal card (as TURN_TIMEOUT plays it), the
+    two cheapest allowed scart cards, the next pass, a regame."""
+    return _fallback(view)
+
+
+__all__ = ["LEVELS", "NoAction", "decide", "fallback"]
