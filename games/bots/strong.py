@@ -2,7 +2,7 @@
 
 For a card decision it draws deals of the unseen cards consistent with everything the seat knows
 (sampling.py), builds each as a real table (games/engine/hypothesis.py), and plays every legal
-card in it, each followed by a random playout to the end of the deal (playouts.py). The card
+card in it, each followed by a playout to the end of the deal (playouts.py). The card
 with the best mean points for its team is played. Everything else (dealing, the scart, BUOB
 calls, a lone legal card) is the easy bot's.
 
@@ -23,7 +23,7 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from games.engine import PLAY, RuleError, apply
+from games.engine import PLAY, apply
 from games.engine.cards import INDEX
 from games.engine.hypothesis import hypothetical_state
 
@@ -32,78 +32,102 @@ from .knowledge import Knowledge, build
 from .playouts import playout
 from .sampling import Sampler
 
-# Stop early once the best card leads the runner-up by this many standard errors (after at
-# least MIN_SAMPLES samples): more playouts would not change the choice.
+# Stop early once the best card leads every other by this many standard errors of the paired
+# difference (after at least MIN_SAMPLES samples): more playouts would not change the choice.
 CLEAR_LEAD = 3.0
-MIN_SAMPLES = 12
+MIN_SAMPLES = 8
+# The easy bot's card is kept unless the search finds a better one by this many standard
+# errors: a handful of noisy samples should not overrule a sound rule of thumb.
+OVERRULE = 1.0
 
 
 def _sample_seed(seed: int, i: int, salt: int) -> int:
     return (seed * 1_000_003 + i) * 4 + salt
 
 
-class _Tally:
-    __slots__ = ("n", "total", "squares")
+class Search:
+    """The points for the seat's team after each candidate card, sample by sample (every
+    candidate is played in the same sampled deal with the same playout seed, so differences
+    between candidates are paired)."""
 
-    def __init__(self) -> None:
-        self.n = 0
-        self.total = 0.0
-        self.squares = 0.0
+    def __init__(self, legal: list[int]) -> None:
+        self.legal = legal
+        self.rows: list[list[int]] = []  # one row per complete sample, in `legal` order
 
-    def add(self, x: float) -> None:
-        self.n += 1
-        self.total += x
-        self.squares += x * x
+    def mean(self, c: int) -> float:
+        k = self.legal.index(c)
+        return sum(r[k] for r in self.rows) / len(self.rows)
 
-    def mean(self) -> float:
-        return self.total / self.n
+    def lead(self, a: int, b: int) -> tuple[float, float]:
+        """Mean and standard error of (a − b) over the samples."""
+        ka, kb = self.legal.index(a), self.legal.index(b)
+        diffs = [r[ka] - r[kb] for r in self.rows]
+        n = len(diffs)
+        m = sum(diffs) / n
+        if n < 2:
+            return m, math.inf
+        var = sum((d - m) ** 2 for d in diffs) / (n - 1)
+        return m, math.sqrt(var / n)
 
-    def var_of_mean(self) -> float:
-        if self.n < 2:
-            return math.inf
-        m = self.mean()
-        return max(0.0, self.squares / self.n - m * m) / (self.n - 1)
+    def best(self) -> int:
+        return max(self.legal, key=lambda c: (self.mean(c), -self.legal.index(c)))
 
-
-def _clear(tallies: dict[int, _Tally]) -> bool:
-    ranked = sorted((t for t in tallies.values() if t.n), key=_Tally.mean, reverse=True)
-    if len(ranked) < 2:
+    def clear(self) -> bool:
+        best = self.best()
+        for c in self.legal:
+            if c != best:
+                m, se = self.lead(best, c)
+                if m <= CLEAR_LEAD * se:
+                    return False
         return True
-    a, b = ranked[0], ranked[1]
-    spread = math.sqrt(a.var_of_mean() + b.var_of_mean())
-    return a.mean() - b.mean() > CLEAR_LEAD * spread
 
 
 def search(view: Mapping[str, Any], know: Knowledge, legal: list[int], *, seed: int,
-           budget_ms: float, samples: int | None = None) -> dict[int, _Tally]:
-    """Mean points for the seat's team after each legal card, over sampled deals."""
-    deadline = time.perf_counter() + budget_ms / 1000.0
+           budget_ms: float, samples: int | None = None) -> Search:
+    """Play every legal card in sampled deals until the budget (or `samples`) runs out."""
+    start = time.perf_counter()
+    deadline = start + budget_ms / 1000.0
     sampler = Sampler(know)
     team = know.seat % 2
-    tallies = {c: _Tally() for c in legal}
+    result = Search(legal)
+    playouts = 0
     i = 0
     while samples is None or i < samples:
         deal = sampler.draw(random.Random(_sample_seed(seed, i, 0)))
         state = hypothetical_state(view, deal.hands, deal.scart, deal.piles, know.tricks,
                                    know.led_suits)
         play_seed = _sample_seed(seed, i, 1)
+        row: list[int] = []
         for c in legal:
-            try:
-                after, _ = apply(state, actions.play(know.seat, c))
-            except RuleError:  # pragma: no cover - the seat's own legal card in its own trick
-                continue
+            after, _ = apply(state, actions.play(know.seat, c))
             if after.phase is PLAY:
                 points = playout(after, random.Random(play_seed))
             else:
                 assert after.deal is not None and after.deal.points is not None
                 points = after.deal.points
-            tallies[c].add(points[team])
-            if samples is None and time.perf_counter() > deadline:
-                return tallies
+            row.append(points[team])
+            playouts += 1
+            if samples is None:
+                now = time.perf_counter()
+                # Stop when the next playout would likely end past the deadline.
+                if now + (now - start) / playouts > deadline:
+                    return result
+        result.rows.append(row)
         i += 1
-        if samples is None and i >= MIN_SAMPLES and _clear(tallies):
+        if samples is None and i >= MIN_SAMPLES and result.clear():
             break
-    return tallies
+    return result
+
+
+def choose(result: Search, preferred: int) -> int:
+    """The searched best card, if it beats the preferred one clearly enough."""
+    if not result.rows:
+        return preferred
+    best = result.best()
+    if best == preferred:
+        return best
+    m, se = result.lead(best, preferred)
+    return best if m > OVERRULE * se else preferred
 
 
 def decide(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]], *, seed: int,
@@ -120,14 +144,8 @@ def decide(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]], *, seed
     if len(legal) == 1:
         card = legal[0]
     else:
-        tallies = search(view, know, legal, seed=seed, budget_ms=budget_ms, samples=samples)
-        scored = [c for c in legal if tallies[c].n]
-        if scored:
-            # Ties go to the cheaper card (the choice a player makes when nothing is at stake).
-            card = max(scored, key=lambda c: (tallies[c].mean(),
-                                              tuple(-k for k in easy._cheap_key(c)), -c))
-        else:
-            card = easy.choose_card(know, legal)
+        result = search(view, know, legal, seed=seed, budget_ms=budget_ms, samples=samples)
+        card = choose(result, easy.choose_card(know, legal))
     return actions.play(seat, card, easy._attached_call(know, card))
 
 
