@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import multiprocessing
 import os
 import random
 import statistics
@@ -127,21 +128,42 @@ def play_match(decks: list[list[str]], seat_levels: tuple[str, str, str, str], s
         deal_events += evs
 
 
-def run(a: str, b: str, pairs: int, seed: int, budget_ms: float) -> dict[str, Any]:
+def _match_pair(job: tuple[str, str, int, int, float]
+                ) -> tuple[list[tuple[int, int]], list[tuple[int, int]], Stats]:
+    """Match m both ways round: level A on team A, then on team B, with the same four decks."""
+    a, b, seed, m, budget_ms = job
+    rng = random.Random(seed * 100_003 + m)
+    decks = []
+    for _ in range(DEALS_PER_MATCH):
+        deck = list(CARD_IDS)
+        rng.shuffle(deck)
+        decks.append(deck)
+    stats = Stats()
+    a_team_a = play_match(decks, (a, b, a, b), seed + 2 * m, budget_ms, stats)
+    a_team_b = play_match(decks, (b, a, b, a), seed + 2 * m + 1, budget_ms, stats)
+    return a_team_a, a_team_b, stats
+
+
+def run(a: str, b: str, pairs: int, seed: int, budget_ms: float, jobs: int = 1
+        ) -> dict[str, Any]:
     stats = Stats()
     diffs: list[float] = []  # level A's points above 36, per deck, mean of both seatings
     deal_wins = deal_ties = deals = 0
     match_wins = match_draws = matches = 0
-    rng = random.Random(seed)
     n_matches = math.ceil(pairs / DEALS_PER_MATCH)
-    for m in range(n_matches):
-        decks = []
-        for _ in range(DEALS_PER_MATCH):
-            deck = list(CARD_IDS)
-            rng.shuffle(deck)
-            decks.append(deck)
-        a_team_a = play_match(decks, (a, b, a, b), seed + 2 * m, budget_ms, stats)
-        a_team_b = play_match(decks, (b, a, b, a), seed + 2 * m + 1, budget_ms, stats)
+    work = [(a, b, seed, m, budget_ms) for m in range(n_matches)]
+    if jobs > 1:
+        pool = multiprocessing.get_context("spawn").Pool(jobs)
+        results = pool.imap(_match_pair, work)
+    else:
+        pool = None
+        results = map(_match_pair, work)
+    for m, (a_team_a, a_team_b, part) in enumerate(results):
+        for level, times in part.times_ms.items():
+            stats.times_ms.setdefault(level, []).extend(times)
+        stats.rejected += part.rejected
+        stats.refused_calls += part.refused_calls
+        stats.calls += part.calls
         for pa, pb in zip(a_team_a, a_team_b, strict=True):
             mine = (pa[0], pb[1])
             diffs.append((mine[0] - 36 + mine[1] - 36) / 2)
@@ -157,6 +179,9 @@ def run(a: str, b: str, pairs: int, seed: int, budget_ms: float) -> dict[str, An
             match_draws += mine_total == theirs
         print(f"match {m + 1}/{n_matches}: mean {statistics.fmean(diffs):+.2f}",
               file=sys.stderr, flush=True)
+    if pool is not None:
+        pool.close()
+        pool.join()
     mean = statistics.fmean(diffs)
     se = statistics.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else math.inf
     return {"diffs": diffs, "mean": mean, "se": se, "deals": deals, "deal_wins": deal_wins,
@@ -177,15 +202,17 @@ def main() -> None:
     parser.add_argument("--pairs", type=int, default=200)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--budget-ms", type=float, default=200.0)
+    parser.add_argument("--jobs", type=int, default=1,
+                        help="worker processes (each plays whole matches; 1 = this process)")
     args = parser.parse_args()
     load_before = os.getloadavg()
     t0 = time.perf_counter()
-    r = run(args.a, args.b, args.pairs, args.seed, args.budget_ms)
+    r = run(args.a, args.b, args.pairs, args.seed, args.budget_ms, args.jobs)
     elapsed = time.perf_counter() - t0
     stats: Stats = r["stats"]
     n = len(r["diffs"])
     print(f"{args.a} vs {args.b}: {n} deck pairs in duplicate ({r['deals']} deals per side), "
-          f"seed {args.seed}, budget {args.budget_ms:.0f} ms")
+          f"seed {args.seed}, budget {args.budget_ms:.0f} ms, {args.jobs} process(es)")
     print(f"points per deal above 36 for {args.a}: {r['mean']:+.2f} ± {r['se']:.2f} (SE); "
           f"95 % interval [{r['mean'] - 1.96 * r['se']:+.2f}, {r['mean'] + 1.96 * r['se']:+.2f}]")
     print(f"deals won by {args.a}: {r['deal_wins'] / r['deals']:.1%} "

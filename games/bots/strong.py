@@ -83,10 +83,12 @@ class Search:
 
 
 def search(view: Mapping[str, Any], know: Knowledge, legal: list[int], *, seed: int,
-           budget_ms: float, samples: int | None = None) -> Search:
-    """Play every legal card in sampled deals until the budget (or `samples`) runs out."""
+           budget_ms: float, samples: int | None = None,
+           started: float | None = None) -> Search:
+    """Play every legal card in sampled deals until the budget (or `samples`) runs out; the
+    budget counts from `started` (a perf_counter reading; default: now)."""
     start = time.perf_counter()
-    deadline = start + budget_ms / 1000.0
+    deadline = (start if started is None else started) + budget_ms / 1000.0
     sampler = Sampler(know)
     team = know.seat % 2
     result = Search(legal)
@@ -109,8 +111,9 @@ def search(view: Mapping[str, Any], know: Knowledge, legal: list[int], *, seed: 
             playouts += 1
             if samples is None:
                 now = time.perf_counter()
-                # Stop when the next playout would likely end past the deadline.
-                if now + (now - start) / playouts > deadline:
+                # Stop when the next playout would likely end past the deadline (twice the
+                # mean playout: a loaded machine runs one now and then much slower).
+                if now + 2 * (now - start) / playouts > deadline:
                     return result
         result.rows.append(row)
         i += 1
@@ -132,6 +135,7 @@ def choose(result: Search, preferred: int) -> int:
 
 def decide(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]], *, seed: int,
            budget_ms: float, samples: int | None = None) -> dict[str, Any]:
+    started = time.perf_counter()
     acts = view["actions"]
     seat = view["seat"]
     if view["phase"] != "PLAY" or not acts["play"] or view["trick"] is None:
@@ -144,7 +148,8 @@ def decide(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]], *, seed
     if len(legal) == 1:
         card = legal[0]
     else:
-        result = search(view, know, legal, seed=seed, budget_ms=budget_ms, samples=samples)
+        result = search(view, know, legal, seed=seed, budget_ms=budget_ms, samples=samples,
+                        started=started)
         card = choose(result, easy.choose_card(know, legal))
     return actions.play(seat, card, easy._attached_call(know, card))
 
