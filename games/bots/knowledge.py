@@ -216,8 +216,8 @@ def build(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]]) -> Knowl
                       "suit": current.buob.suit}, voids)
 
     seen = hand
-    for t in done:
-        for _, c in t.cards:
+    for won in done:
+        for _, c in won.cards:
             seen |= 1 << c
     if current is not None:
         for _, c in current.cards:
@@ -261,10 +261,10 @@ def build(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]]) -> Knowl
             know.pinned[b.target] |= 1 << jack
     led_at: dict[int, str] = {}
     run = ""
-    for t in done:
-        led_at[t.number] = run
-        if t.led and t.led not in run:
-            run += t.led
+    for won in done:
+        led_at[won.number] = run
+        if won.led and won.led not in run:
+            run += won.led
     if current is not None:
         led_at[current.number] = led_suits
     for number, caller, suit, on_table in refusals:

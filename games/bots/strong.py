@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from games.engine import PLAY, apply
-from games.engine.cards import INDEX
+from games.engine.cards import ALL_MASK, INDEX, NARR, NUM_CARDS, POINTS_OF, STRENGTH_OF, SUIT_OF
 from games.engine.hypothesis import hypothetical_state
 
 from . import actions, easy
@@ -55,6 +55,8 @@ class Search:
         self.rows: list[list[int]] = []  # one row per complete sample, in `legal` order
 
     def mean(self, c: int) -> float:
+        if not self.rows:
+            return 0.0
         k = self.legal.index(c)
         return sum(r[k] for r in self.rows) / len(self.rows)
 
@@ -133,6 +135,30 @@ def choose(result: Search, preferred: int) -> int:
     return best if m > OVERRULE * se else preferred
 
 
+def equivalents(know: Knowledge, legal: list[int]) -> dict[int, int]:
+    """Each legal card's representative: cards of one suit and one point value with no card
+    between them that another player could still play (or that lies on the table) win and lose
+    the same tricks, so only one of each such group is searched."""
+    live = ALL_MASK & ~know.seen
+    if know.trick is not None:
+        for _, c in know.trick.cards:
+            live |= 1 << c
+    rep: dict[int, int] = {}
+    ordered = sorted(legal, key=lambda c: (str(SUIT_OF[c]), STRENGTH_OF[c]))
+    prev: int | None = None
+    for c in ordered:
+        if (prev is not None and c != NARR and prev != NARR and SUIT_OF[c] == SUIT_OF[prev]
+                and POINTS_OF[c] == POINTS_OF[prev]
+                and not any(live >> x & 1 and SUIT_OF[x] == SUIT_OF[c]
+                            and STRENGTH_OF[prev] < STRENGTH_OF[x] < STRENGTH_OF[c]
+                            for x in range(NUM_CARDS))):
+            rep[c] = rep[prev]
+        else:
+            rep[c] = c
+        prev = c
+    return rep
+
+
 def decide(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]], *, seed: int,
            budget_ms: float, samples: int | None = None) -> dict[str, Any]:
     started = time.perf_counter()
@@ -148,9 +174,16 @@ def decide(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]], *, seed
     if len(legal) == 1:
         card = legal[0]
     else:
-        result = search(view, know, legal, seed=seed, budget_ms=budget_ms, samples=samples,
-                        started=started)
-        card = choose(result, easy.choose_card(know, legal))
+        rep = equivalents(know, legal)
+        candidates = sorted(set(rep.values()))
+        preferred = easy.choose_card(know, legal)
+        if len(candidates) == 1:
+            card = preferred
+        else:
+            result = search(view, know, candidates, seed=seed, budget_ms=budget_ms,
+                            samples=samples, started=started)
+            best = choose(result, rep[preferred])
+            card = preferred if best == rep[preferred] else best
     return actions.play(seat, card, easy._attached_call(know, card))
 
 
