@@ -247,13 +247,19 @@ def build(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]]) -> Knowl
     for card, owner in returned_to.items():
         if owner != seat and not seen >> card & 1:
             know.pinned[owner] |= 1 << card
+    piles_mask = (1 << PILE_A) | (1 << PILE_B)
     for s, card in reveal.items():
         if s == seat or seen >> card & 1:
             continue
+        places = 1 << s
         if s == know.dealer and scart is None and not know.scart_forbidden >> card & 1:
-            know.only_in[card] = (1 << s) | (1 << SCART)  # kept, or discarded by the dealer
-        else:
+            places |= 1 << SCART  # kept, or discarded by the dealer
+        if not history_known:
+            places |= piles_mask  # perhaps played in a trick this seat was not told about
+        if places == 1 << s:
             know.pinned[s] |= 1 << card
+        else:
+            know.only_in[card] = places
     if current is not None and current.buob is not None:
         b = current.buob
         jack = JACKS[b.suit]
