@@ -39,14 +39,14 @@ from .trick import beats, leader, points_on
 LAST_TRICK = 19
 
 
-def _cheap_key(c: int) -> tuple[int, int, int]:
+def cheap_key(c: int) -> tuple[int, int, int]:
     # Lowest points first, plain cards before trumps (trumps are control), weakest first.
     return (POINTS_OF[c], 1 if SUIT_OF[c] == "T" else 0, STRENGTH_OF[c])
 
 
 def cheapest_card(cards: Sequence[int]) -> int:
     plain = [c for c in cards if c != NARR] or list(cards)
-    return min(plain, key=_cheap_key)
+    return min(plain, key=cheap_key)
 
 
 def _partner(seat: int) -> int:
@@ -85,7 +85,7 @@ def choose_call(view: Mapping[str, Any], know: Knowledge) -> str | None:
     return None
 
 
-def _attached_call(know: Knowledge, card: int) -> str | None:
+def attached_call(know: Knowledge, card: int) -> str | None:
     """Attach a call to this seat's own king only when the jack's holder is known: then the
     call cannot be refused (RULES §8) and the card is never sent back."""
     suit = KING_SUIT.get(card)
@@ -152,7 +152,7 @@ def _lead(know: Knowledge, legal: list[int], hand: list[int]) -> int:
     if plain:
         length = {s: sum(1 for c in hand if SUIT_OF[c] == s) for s in SUITS}
         longest = max((SUIT_OF[c] for c in plain), key=lambda s: (length[str(s)], str(s)))
-        return min((c for c in plain if SUIT_OF[c] == longest), key=_cheap_key)
+        return min((c for c in plain if SUIT_OF[c] == longest), key=cheap_key)
     return cheapest_card(legal)
 
 
@@ -184,5 +184,5 @@ def decide(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]],
         if acts["play"]:
             legal = [INDEX[c] for c in acts["legal_cards"]]
             card = choose_card(know, legal)
-            return actions.play(seat, card, _attached_call(know, card))
+            return actions.play(seat, card, attached_call(know, card))
     return actions.fallback(view, seed)

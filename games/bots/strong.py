@@ -184,7 +184,7 @@ def decide(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]], *, seed
                             samples=samples, started=started)
             best = choose(result, rep[preferred])
             card = preferred if best == rep[preferred] else best
-    return actions.play(seat, card, easy._attached_call(know, card))
+    return actions.play(seat, card, easy.attached_call(know, card))
 
 
 __all__ = ["decide", "search"]

@@ -115,6 +115,7 @@ def _run(level: str, deals: int) -> None:
     assert acted >= deals * 19  # every deal gave the bot its cards to play
 
 
+@pytest.mark.timeout(900)  # about a minute on an idle core; a loaded machine takes longer
 @pytest.mark.parametrize("level", bots.LEVELS)
 def test_no_illegal_action_over_random_deals(level: str) -> None:
     _run(level, DEALS[level])
