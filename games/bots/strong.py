@@ -38,7 +38,7 @@ CLEAR_LEAD = 3.0
 MIN_SAMPLES = 8
 # The easy bot's card is kept unless the search finds a better one by this many standard
 # errors: a handful of noisy samples should not overrule a sound rule of thumb.
-OVERRULE = 1.0
+OVERRULE = 0.5
 
 
 def _sample_seed(seed: int, i: int, salt: int) -> int:
