@@ -29,6 +29,7 @@ from games import bots
 from games.engine import PublicRefusal, apply, events_for, from_json, view
 from games.engine.events import Event
 from games.engine.options import Options
+from games.engine.rules import PUBLIC_REFUSALS
 from games.history.replay import ENGINE_KINDS, engine_action
 from games.models import MatchStatus, Room, Round, RoundAction
 from games.services import bot_wakeups
@@ -200,6 +201,10 @@ def play_bot_turn(round_id: int, version: int) -> bool:
                   "action instead", where, out.code)
         out = _send(code, user, bots.fallback(v), f"bot-{round_id}-{version}-fallback",
                     version, for_seat)
+    if not out.ok and out.code in PUBLIC_REFUSALS and out.version == version + 1:
+        # A BUOB call refused for where the jack lies (RULES §8) is still the bot's move: the
+        # table recorded it at the next version, and the bot is woken again to play its card.
+        return True
     return out.ok
 
 
