@@ -10,30 +10,25 @@ the deal's points (team A, team B):
   order.
 
 Each runs on the engine's mutable fast path (`games.engine.fast`, proven equal to `apply` by
-the engine's tests) when the engine has one, and otherwise through the public `apply`: the
-same rules and the same choices, slower. The import below is the whole switch.
+the engine's tests). `reference_playout` plays the same choices through the public `apply`,
+about four times slower: tests/bots/test_playouts.py holds the two equal.
 """
 
 from __future__ import annotations
 
 import random
-from typing import Any
 
-from games.engine import PLAY, MatchState, apply, legal_cards
+from games.engine import PLAY, MatchState, apply, fast, legal_cards
 from games.engine.cards import CARD_IDS, INDEX
 
 from .rollout import policy_card
 
-try:  # the engine's fast path, when it has one
-    from games.engine import fast as _fast  # type: ignore[attr-defined, unused-ignore]
-except ImportError:  # pragma: no cover - depends on the engine's version
-    _fast = None
-
-FAST: Any = _fast
 EXPLORE = 0.1
 
 
-def _apply_playout(state: MatchState, rng: random.Random, explore: float) -> tuple[int, int]:
+def reference_playout(state: MatchState, rng: random.Random, explore: float
+                      ) -> tuple[int, int]:
+    """The playout of `explore` (1.0: random cards) through `apply`, for the tests."""
     while state.phase is PLAY:
         deal = state.deal
         assert deal is not None and deal.turn is not None and deal.current is not None
@@ -53,7 +48,7 @@ def _apply_playout(state: MatchState, rng: random.Random, explore: float) -> tup
 
 def _fast_playout(state: MatchState, rng: random.Random, explore: float) -> tuple[int, int]:
     assert state.deal is not None
-    fd = FAST.FastDeal.from_state(state)
+    fd = fast.FastDeal.from_state(state)
     led_suits = state.deal.led_suits
     while not fd.finished:
         legal = fd.legal_cards()
@@ -70,16 +65,11 @@ def _fast_playout(state: MatchState, rng: random.Random, explore: float) -> tupl
 
 
 def policy_playout(state: MatchState, rng: random.Random) -> tuple[int, int]:
-    if FAST is not None:
-        return _fast_playout(state, rng, EXPLORE)
-    return _apply_playout(state, rng, EXPLORE)
+    return _fast_playout(state, rng, EXPLORE)
 
 
 def random_playout(state: MatchState, rng: random.Random) -> tuple[int, int]:
-    if FAST is not None:
-        points: tuple[int, int] = FAST.playout(state, rng)
-        return points
-    return _apply_playout(state, rng, 1.0)
+    return fast.playout(state, rng)
 
 
 playout = policy_playout
