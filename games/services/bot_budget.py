@@ -5,7 +5,8 @@ A strong bot spends its whole budget in CPU, and three sit at every practice tab
 runner of this process (the embedded mode's worker threads, or one Celery worker process) falls
 behind, bot turns wait before their decision starts. That wait — the *lag*, from "a bot is to
 act" (the wake-up's due time) to the decision starting — is the signal: above `LAG_HIGH_MS` the
-budget handed to the decision is halved (down to `FLOOR_MS`), so each turn costs less and the
+budget handed to the decision is halved (down to the floor of the settings,
+`TROCCAS_BOT_BUDGET_FLOOR_MS`), so each turn costs less and the
 queue drains instead of growing; once the lag has stayed under `LAG_LOW_MS` for `CALM_SECONDS`
 the budget doubles back, one step per calm period, up to the full budget of the settings.
 
@@ -31,9 +32,6 @@ from django.conf import settings
 
 log = logging.getLogger(__name__)
 
-# Below this a strong bot's search is hardly better than the lowest-value card, and the fixed
-# cost of a turn (load, replay the deal, submit, broadcast) dominates anyway.
-FLOOR_MS = 20.0
 # A lag above this means turns are queueing behind each other: with a 200 ms budget it is more
 # than one decision waiting per worker. Shrink (at most once per HOLD_SECONDS, so a single burst
 # does not slam the budget to its floor before the first halving had any effect).
@@ -50,9 +48,11 @@ class BudgetGovernor:
     threads share one. `clock` is monotonic seconds (a fake one in the tests)."""
 
     def __init__(self, clock: Callable[[], float] = time.monotonic,
-                 full_ms: Callable[[], float] | None = None) -> None:
+                 full_ms: Callable[[], float] | None = None,
+                 floor_ms: Callable[[], float] | None = None) -> None:
         self._clock = clock
         self._full_ms = full_ms or (lambda: float(settings.TROCCAS_BOT_BUDGET_MS))
+        self._floor_ms = floor_ms or (lambda: float(settings.TROCCAS_BOT_BUDGET_FLOOR_MS))
         self._lock = threading.Lock()
         self._level = 0  # the budget is full / 2**level, never below FLOOR_MS
         self._changed_at = clock()
@@ -68,12 +68,13 @@ class BudgetGovernor:
     # --- the level --------------------------------------------------------------------------
 
     def _budget(self, level: int, full: float) -> float:
-        return max(min(FLOOR_MS, full), full / 2 ** level)
+        return max(min(self._floor_ms(), full), full / 2 ** level)
 
     def _deepest(self, full: float) -> int:
-        """The level at which the budget reaches its floor."""
-        level = 0
-        while self._budget(level, full) > FLOOR_MS:
+        """The level at which the budget reaches its floor (0: a floor at the full budget
+        pins it there)."""
+        level, floor = 0, min(self._floor_ms(), full)
+        while self._budget(level, full) > floor:
             level += 1
         return level
 

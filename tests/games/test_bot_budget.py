@@ -23,7 +23,6 @@ from games.services import bot_budget, bot_wakeups
 from games.services import bots as bot_turns
 from games.services.bot_budget import (
     CALM_SECONDS,
-    FLOOR_MS,
     HOLD_SECONDS,
     LAG_HIGH_MS,
     BudgetGovernor,
@@ -32,6 +31,7 @@ from tests.games import bots as helpers
 from tests.games import tables
 
 FULL_MS = 200.0
+FLOOR_MS = 20.0
 OVER = 2 * LAG_HIGH_MS / 1000  # seconds of lag: well over the threshold
 CALM = 0.0
 
@@ -49,7 +49,7 @@ class FakeClock:
 
 def _governor() -> tuple[BudgetGovernor, FakeClock]:
     clock = FakeClock()
-    gov = BudgetGovernor(clock=clock, full_ms=lambda: FULL_MS)
+    gov = BudgetGovernor(clock=clock, full_ms=lambda: FULL_MS, floor_ms=lambda: FLOOR_MS)
     clock.advance(HOLD_SECONDS)  # a fresh process may shrink from its first decision
     return gov, clock
 
@@ -119,6 +119,16 @@ def test_a_runner_idle_for_long_after_an_overload_is_back_at_full_budget_at_once
     assert gov.budget_ms() == FLOOR_MS
     clock.advance(10 * CALM_SECONDS)
     assert gov.start(CALM) == FULL_MS
+
+
+def test_a_floor_at_the_full_budget_pins_it_there(caplog: pytest.LogCaptureFixture) -> None:
+    clock = FakeClock()
+    gov = BudgetGovernor(clock=clock, full_ms=lambda: FULL_MS, floor_ms=lambda: FULL_MS)
+    caplog.set_level(logging.INFO, logger=bot_budget.__name__)
+    for _ in range(3):
+        clock.advance(HOLD_SECONDS)
+        assert gov.start(OVER) == FULL_MS
+    assert _lines(caplog) == [] and gov.figures()["level_changes"] == 0
 
 
 def test_the_figures_count_decisions_per_budget_and_reach_the_stats_folder(
