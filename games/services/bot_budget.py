@@ -32,14 +32,15 @@ from django.conf import settings
 
 log = logging.getLogger(__name__)
 
-# A lag above this means turns are queueing behind each other: with a 200 ms budget it is more
-# than one decision waiting per worker. Shrink (at most once per HOLD_SECONDS, so a single burst
-# does not slam the budget to its floor before the first halving had any effect).
-LAG_HIGH_MS = 250.0
+# A lag above this means turns are queueing behind each other: with a 200 ms budget, two
+# decisions waited per worker, and a reply (lag + budget + the turn's own work) nears the 1 s a
+# person should wait at most. Shrink (at most once per HOLD_SECONDS, so a single burst does not
+# slam the budget to its floor before the first halving had any effect).
+LAG_HIGH_MS = 400.0
 HOLD_SECONDS = 1.0
 # Recover once the lag stayed under this for a calm period (hysteresis: no flapping between
 # two levels when the load sits near the edge).
-LAG_LOW_MS = 50.0
+LAG_LOW_MS = 100.0
 CALM_SECONDS = 5.0
 
 

@@ -73,11 +73,11 @@ def test_the_budget_halves_down_to_its_floor_while_turns_queue_once_per_hold(
     lines = _lines(caplog)
     assert len(lines) == 4  # one line per change of level, none per decision
     assert "bots behind" in lines[0] and "200 -> 100 ms" in lines[0]
-    assert "lag 500 ms" in lines[0]
+    assert f"lag {2 * LAG_HIGH_MS:.0f} ms" in lines[0]
     assert "25 -> 20 ms" in lines[3]
     figures = gov.figures()
     assert figures["budget_ms"] == FLOOR_MS and figures["full_budget_ms"] == FULL_MS
-    assert figures["lag_ms"] == 500.0 and figures["level_changes"] == 4
+    assert figures["lag_ms"] == 2 * LAG_HIGH_MS and figures["level_changes"] == 4
 
 
 def test_a_lag_between_the_thresholds_neither_shrinks_nor_recovers() -> None:
