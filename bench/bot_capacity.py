@@ -23,8 +23,10 @@ Per step: **bot reply time**, from the announcement of the move before a bot's (
 the previous bot's) to the announcement of the bot's move, both at the person's socket —
 p50/p95/max; the **budget** the bots ran at (from each runner process's figures, written by
 games/services/bot_budget.py to TROCCAS_BOT_STATS_DIR: decisions per budget, the mean, the
-budget at the step's end); accepted actions per second; errors; how many decisions ran in an
-ASGI process (must be 0 in the distributed mode); the 1-minute load average.
+budget at the step's end); accepted actions per second; errors; fallbacks (decisions that
+overran their budget and were replaced by the lowest-value legal action, from the logs); how
+many decisions ran in an ASGI process (must be 0 in the distributed mode); the 1-minute load
+average.
 
 `--budget pinned` runs with the budget pinned at its full value (TROCCAS_BOT_BUDGET_FLOOR_MS =
 the budget: no shrinking), `adaptive` with the runners' overload protection (floor 20 ms). The
@@ -80,6 +82,9 @@ GOAL_P95_S = 1.0
 GIVE_UP_P95_S = 6.0
 FLOOR_ADAPTIVE_MS = 20
 SHRINK_LINES = ("bots behind", "bots caught up")
+# games/services/bots.py logs this when a decision raised, overran its budget (plus slack) or
+# was illegal, and the lowest-value legal action was played instead.
+FALLBACK_LINE = "lowest-value legal action instead"
 
 
 # --- the person at each table ------------------------------------------------------------------
@@ -239,8 +244,11 @@ def budget_delta(before: dict[int, dict[str, Any]], after: dict[int, dict[str, A
     return dict(sorted(counts.items(), key=lambda kv: -float(kv[0])))
 
 
-def shrink_lines(procs: Procs) -> int:
-    return sum(p.output().count(line) for p in procs.started for line in SHRINK_LINES)
+def log_counts(procs: Procs) -> tuple[int, int]:
+    """(budget level changes, fallback actions) logged so far by every process of the run."""
+    outputs = [p.output() for p in procs.started]
+    return (sum(out.count(line) for out in outputs for line in SHRINK_LINES),
+            sum(out.count(FALLBACK_LINE) for out in outputs))
 
 
 def start_workers(procs: Procs, b: Backend, cores: int) -> Any:
@@ -273,16 +281,17 @@ async def ramp(args: argparse.Namespace, tables: list[TableSpec], server: Server
                 drivers.append(asyncio.get_running_loop().create_task(play_person(
                     p, args.think, args.quick, stop, tally, random.Random(rng.random()))))
             await asyncio.sleep(args.warmup)
-            figures0, lines0 = runner_figures(stats_dir), shrink_lines(procs)
+            figures0, logged0 = runner_figures(stats_dir), log_counts(procs)
             start = time.perf_counter()
             acted0, errors0 = tally.person_actions, len(tally.errors)
             await asyncio.sleep(args.step_seconds)
             end = time.perf_counter()
-            figures1 = runner_figures(stats_dir)
+            figures1, logged1 = runner_figures(stats_dir), log_counts(procs)
             steps.append(step_report(n, people, start, end, figures0, figures1, server,
                                      errors=[e for t, e in tally.errors[errors0:]],
                                      person_actions=tally.person_actions - acted0,
-                                     lines=shrink_lines(procs) - lines0))
+                                     lines=logged1[0] - logged0[0],
+                                     fallbacks=logged1[1] - logged0[1]))
             print_step(steps[-1], flush=True)
             if steps[-1]["p95_ms"] > GIVE_UP_P95_S * 1000:
                 break
@@ -297,8 +306,8 @@ async def ramp(args: argparse.Namespace, tables: list[TableSpec], server: Server
 
 def step_report(n: int, people: list[Person], start: float, end: float,
                 figures0: dict[int, dict[str, Any]], figures1: dict[int, dict[str, Any]],
-                server: Server, *, errors: list[str], person_actions: int, lines: int
-                ) -> dict[str, Any]:
+                server: Server, *, errors: list[str], person_actions: int, lines: int,
+                fallbacks: int) -> dict[str, Any]:
     replies: list[float] = []
     actions = 0
     for p in people:
@@ -320,7 +329,8 @@ def step_report(n: int, people: list[Person], start: float, end: float,
         "budget_at_end_ms": sorted({f["budget_ms"] for f in figures1.values()}),
         "lag_at_end_ms": max((f["lag_ms"] for f in figures1.values()), default=0),
         "runner_processes": len(figures1), "decisions_in_asgi": in_asgi,
-        "budget_log_lines": lines, "errors": len(errors), "error_examples": errors[:3],
+        "budget_log_lines": lines, "fallbacks": fallbacks, "errors": len(errors),
+        "error_examples": errors[:3],
         "loadavg": loadavg(),
     }
 
@@ -331,7 +341,8 @@ def print_step(s: dict[str, Any], flush: bool = False) -> None:
           f"max {s['max_ms']} ms ({s['bot_replies']} replies)  budget mean "
           f"{s['mean_budget_ms']} ms [{budgets}] at end {s['budget_at_end_ms']}  "
           f"{s['actions_per_s']} actions/s  errors {s['errors']}  decisions in ASGI "
-          f"{s['decisions_in_asgi']}  budget log lines {s['budget_log_lines']}  "
+          f"{s['decisions_in_asgi']}  budget log lines {s['budget_log_lines']}  fallbacks "
+          f"{s['fallbacks']}  "
           f"load {s['loadavg']}", flush=flush)
 
 
