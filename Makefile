@@ -72,7 +72,7 @@ lint: venv
 contracts: venv
 	$(BIN)/lint-imports
 
-# mypy: games/engine strict, games/services with the Django plugin.
+# mypy: games/engine and games/bots strict, games/services with the Django plugin.
 typecheck: venv
 	@bash scripts/mypy.sh
 

@@ -31,6 +31,18 @@ def _site_language() -> Iterator[None]:
     translation.activate(settings.LANGUAGE_CODE)
 
 
+@pytest.fixture(autouse=True)
+def _no_bot_threads_left() -> Iterator[None]:
+    """A websocket test starts the embedded bot pool, as the ASGI process does on its first
+    socket; stopping it after each test keeps its worker threads from playing into the next
+    test's tables (or after the test's database access has ended)."""
+    yield
+    from games.live import bot_pool
+
+    if bot_pool.embedded.running:
+        bot_pool.embedded.stop()
+
+
 @pytest.fixture(autouse=True, scope="session")
 def _plain_static_storage() -> Iterator[None]:
     """Pages render {% static %}; the manifest storage would need collectstatic first. The

@@ -12,3 +12,14 @@ from troccas_site.settings import *  # noqa: F403
 # Users are created by the hundred; the product's PBKDF2 costs some 0.3 s per hash and check.
 # Only ever for tests: MD5 is no password hash.
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+# The embedded mode's test database on a file, as the product runs it, not SQLite's shared
+# in-memory cache: there, two threads writing at once (the bots' worker threads, the timer
+# loop) fail at once with "database table is locked" instead of queuing on the busy timeout.
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
+    import os as _os
+    import tempfile as _tempfile
+
+    DATABASES["default"]["TEST"] = {  # noqa: F405
+        "NAME": _os.path.join(_tempfile.gettempdir(), f"troccas-test-{_os.getpid()}.sqlite3"),
+    }
