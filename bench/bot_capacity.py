@@ -152,6 +152,8 @@ async def play_person(p: Person, think: float, quick: float, stop: asyncio.Event
         await asyncio.sleep(max(0.0, due - time.perf_counter()))
         if stop.is_set():
             return
+        if p.version != version:
+            continue  # the table moved on while they thought: look at it again
         try:
             _aid, fut = await p.send(kind, version, **fields)
             reply = await asyncio.wait_for(fut, ACK_TIMEOUT)
@@ -160,7 +162,8 @@ async def play_person(p: Person, think: float, quick: float, stop: asyncio.Event
             return
         if reply["type"] == "error":
             tally.errors.append((time.perf_counter(), f"{p.table.code} {kind}: "
-                                 f"{reply.get('code')}"))
+                                 f"{reply.get('code')} at v{version} (now v{p.version}, "
+                                 f"{p.gaps} versions never received)"))
             if reply.get("code") == "STALE_VERSION":
                 p.resyncs_expected += 1
                 await p.wait_version(version + 1, STATE_TIMEOUT)
