@@ -219,7 +219,7 @@ def _wait_for_owner(code: str, bound: float) -> None:
 
 
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.timeout(60)
+@pytest.mark.timeout(180)
 def test_the_embedded_mode_decides_on_the_pool_threads_never_on_the_committing_thread(
         bot_leads: str, owner: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     calls = _record_decisions(monkeypatch)
@@ -228,19 +228,20 @@ def test_the_embedded_mode_decides_on_the_pool_threads_never_on_the_committing_t
         # The lost wake-up of the lead, as the sweep sends it; then the owner's card, committed
         # on this thread, wakes the next bot after commit.
         bot_wakeups.schedule(tables.current_round(bot_leads).pk, tables.version(bot_leads))
-        _wait_for_owner(bot_leads, 30)
+        _wait_for_owner(bot_leads, 60)
         first = len(calls)
         for _ in range(10):  # until a bot follows a card of the owner's (she may win tricks)
             st = tables.state(bot_leads)
             assert st is not None and st.deal is not None and st.deal.turn == 0
             tables.must(bot_leads, owner, "play_card",
                         card=legal_actions(st, 0)["legal_cards"][0])
-            _wait_for_owner(bot_leads, 30)
+            _wait_for_owner(bot_leads, 60)
             if len(calls) > first:
                 break
     finally:
         bot_pool.embedded.stop()
     me = threading.current_thread().name
-    assert first == 3 and len(calls) > first  # the first trick's three bots, then the next
+    # The first trick's three bots (a BUOB call is a decision too), then the next.
+    assert first >= 3 and len(calls) > first
     assert all(name.startswith("troccas-bot_") and name != me for name, _b in calls)
     assert bot_budget.governor.figures()["queued"] == 0
