@@ -21,9 +21,10 @@ def sweep_deadlines_task() -> int:
 
 
 @shared_task(name="games.bot_turn", ignore_result=True)
-def bot_turn_task(round_id: int, version: int) -> bool:
-    """A bot's turn; does nothing if the table moved on since `version`."""
-    return services.play_bot_turn(round_id, version)
+def bot_turn_task(round_id: int, version: int, due: float | None = None) -> bool:
+    """A bot's turn; does nothing if the table moved on since `version`. `due` (when the bot
+    was to act) lets this worker process shrink its bots' budget when it falls behind."""
+    return services.wake_bot(round_id, version, due)
 
 
 @shared_task(name="games.purge_connections", ignore_result=True)

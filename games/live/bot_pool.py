@@ -6,6 +6,10 @@ thread, which calls the same service function as the Celery task. A delayed wake
 waiting for the grace period to end) waits on a timer thread first. Until the process serves
 its first websocket (or a test starts it) the pool is idle and wake-ups are dropped: the
 deadline sweep wakes any bot whose turn was lost (games/live/timer_loop.py).
+
+Each wake-up carries when its bot was to act; a worker thread hands that to the service, which
+shrinks the decision's budget while turns queue up here (games/services/bot_budget.py, whose
+queue count this pool keeps).
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from django.conf import settings
 from django.db import close_old_connections, connection
 
 from games import services
+from games.services.bot_budget import governor
 
 log = logging.getLogger(__name__)
 
@@ -48,13 +53,13 @@ class EmbeddedBots:
         if pool is not None:
             pool.shutdown(wait=True, cancel_futures=True)
 
-    def schedule(self, round_id: int, version: int, delay: float) -> None:
+    def schedule(self, round_id: int, version: int, delay: float, due: float) -> None:
         if self._pool is None:
             return
         if delay <= 0:
-            self._submit(round_id, version)
+            self._submit(round_id, version, due)
             return
-        timer = threading.Timer(delay, self._due, (round_id, version))
+        timer = threading.Timer(delay, self._due, (round_id, version, due))
         timer.daemon = True
         with self._lock:
             if self._pool is None:
@@ -62,27 +67,29 @@ class EmbeddedBots:
             self._timers.add(timer)
         timer.start()
 
-    def _due(self, round_id: int, version: int) -> None:
+    def _due(self, round_id: int, version: int, due: float) -> None:
         with self._lock:
             self._timers = {t for t in self._timers if t.is_alive()
                             and t is not threading.current_thread()}
-        self._submit(round_id, version)
+        self._submit(round_id, version, due)
 
-    def _submit(self, round_id: int, version: int) -> None:
+    def _submit(self, round_id: int, version: int, due: float) -> None:
         with self._lock:
             pool = self._pool
             if pool is None:
                 return
+            governor.queue(+1)  # before the submit: a free thread may start it at once
             try:
-                pool.submit(self._run, round_id, version)
+                pool.submit(self._run, round_id, version, due)
             except RuntimeError:  # shut down meanwhile
-                pass
+                governor.queue(-1)
 
     @staticmethod
-    def _run(round_id: int, version: int) -> None:
+    def _run(round_id: int, version: int, due: float) -> None:
+        governor.queue(-1)
         close_old_connections()
         try:
-            services.play_bot_turn(round_id, version)
+            services.wake_bot(round_id, version, due)
         except Exception:  # noqa: BLE001 - the sweep wakes it again
             log.exception("bot turn of round %s (v%s) failed", round_id, version)
         finally:

@@ -9,10 +9,11 @@ Doors (consumers, views, the API, tasks, the admin, bots) call what this package
   hook for a stand-in bot);
 - `create_room` (rooms.py), `staff_close_room`, `staff_end_match` (the admin's actions);
 - `table_snapshot` — a read-only picture of a table for a sync;
-- `play_bot_turn`, `sweep_bot_turns`, `create_practice_table` — bots at the table (bots.py).
+- `play_bot_turn`, `wake_bot`, `sweep_bot_turns`, `create_practice_table` — bots at the table
+  (bots.py); `wake_bot` is what a runner calls, at the budget bot_budget.py allows.
 """
 
-from games.services.bots import create_practice_table, play_bot_turn, sweep_bot_turns
+from games.services.bots import create_practice_table, play_bot_turn, sweep_bot_turns, wake_bot
 from games.services.commands import Command
 from games.services.deadlines import fire_deadline, sweep_deadlines
 from games.services.errors import ServiceError
@@ -36,7 +37,7 @@ __all__ = [
     "PRESENCE_TIMEOUT", "Command", "Outcome", "ServiceError", "away_seats", "connect",
     "connected_users",
     "create_practice_table", "create_room", "disconnect", "fire_deadline", "key_of",
-    "may_watch", "play_bot_turn", "sweep_bot_turns",
+    "may_watch", "play_bot_turn", "sweep_bot_turns", "wake_bot",
     "purge_stale_connections", "rules_of",
     "seat_of_user", "shuffled_deck", "staff_close_room", "staff_end_match", "submit",
     "sweep_deadlines", "table_snapshot", "touch",

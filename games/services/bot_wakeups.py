@@ -5,11 +5,16 @@ does nothing if the table moved on. In the distributed mode it is a Celery task 
 (so a strong bot's CPU is spent on the workers, never in an ASGI process); in the embedded mode
 the live layer registers its worker pool here (games/live/bot_pool.py). A lost wake-up is
 found by the deadline sweep (games/services/deadlines.py), like a lost timer.
+
+Every wake-up carries the moment its bot is to act (`due`, seconds since the epoch: a Celery
+worker may run on another machine), so the runner can tell how far behind it is and shrink the
+decision's budget (games/services/bot_budget.py).
 """
 
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable
 from datetime import datetime
 
@@ -20,12 +25,13 @@ log = logging.getLogger(__name__)
 
 BOT_TURN_TASK = "games.bot_turn"
 
-Runner = Callable[[int, int, float], None]
+Runner = Callable[[int, int, float, float], None]
 _local: Runner | None = None
 
 
 def register_local(runner: Runner) -> None:
-    """The embedded mode's worker pool: called with (round, version, delay in seconds)."""
+    """The embedded mode's worker pool: called with (round, version, delay in seconds, due
+    time in seconds since the epoch)."""
     global _local
     _local = runner
 
@@ -33,13 +39,16 @@ def register_local(runner: Runner) -> None:
 def schedule(round_id: int, version: int, when: datetime | None = None) -> None:
     """Have a bot look at the deal at `version` (now, or at `when`); call after commit."""
     delay = 0.0 if when is None else max(0.0, (when - timezone.now()).total_seconds())
+    due = time.time() + delay
     if settings.TROCCAS_MODE == "distributed":
         from troccas_site.celery import app
 
         try:
-            app.send_task(BOT_TURN_TASK, (round_id, version), countdown=delay)
+            # Only ever enqueued here: the decision runs on a Celery worker, never in the
+            # ASGI process that committed the action.
+            app.send_task(BOT_TURN_TASK, (round_id, version), {"due": due}, countdown=delay)
         except Exception:  # noqa: BLE001 - the sweep wakes it anyway
             log.exception("could not wake the bot of round %s", round_id)
         return
     if _local is not None:
-        _local(round_id, version, delay)
+        _local(round_id, version, delay, due)

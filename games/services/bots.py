@@ -32,7 +32,7 @@ from games.engine.options import Options
 from games.engine.rules import PUBLIC_REFUSALS
 from games.history.replay import ENGINE_KINDS, engine_action
 from games.models import MatchStatus, Room, Round, RoundAction
-from games.services import bot_wakeups
+from games.services import bot_budget, bot_wakeups
 from games.services.bot_seats import BotTurn, pending_turn
 from games.services.commands import Command
 from games.services.errors import ServiceError
@@ -168,10 +168,19 @@ def _actor(turn: BotTurn) -> User:
     return User.objects.get(pk=turn.user_id)
 
 
-def play_bot_turn(round_id: int, version: int) -> bool:
+def wake_bot(round_id: int, version: int, due: float | None = None) -> bool:
+    """What a bot runner (an embedded worker thread, a Celery task) calls with a wake-up:
+    the lag since `due` (seconds since the epoch, when the bot was to act) sets this process's
+    decision budget (games/services/bot_budget.py), then the turn is played at that budget."""
+    lag = 0.0 if due is None else time.time() - due
+    return play_bot_turn(round_id, version, budget=bot_budget.governor.start(lag))
+
+
+def play_bot_turn(round_id: int, version: int, budget: float | None = None) -> bool:
     """A bot's wake-up: if a bot is to act on this deal at this version, decide and submit
-    its action. False (and nothing changed) if the table moved on or no bot is to act; a
-    stand-in whose grace period is not over yet is woken again when it is."""
+    its action, the decision given `budget` ms (default: the settings' full budget). False
+    (and nothing changed) if the table moved on or no bot is to act; a stand-in whose grace
+    period is not over yet is woken again when it is."""
     code = Round.objects.filter(pk=round_id).values_list("match__room__code", flat=True).first()
     if code is None:
         return False
@@ -189,8 +198,11 @@ def play_bot_turn(round_id: int, version: int) -> bool:
     events = events_for(deal_events(t), turn.seat)
     number = t.round.actions_logged
     where = f"room {code} seat {turn.seat} ({turn.level}) deal {t.round.number} action {number}"
+    budget = budget_ms() if budget is None else budget
+    started = time.perf_counter()
     action = choose(v, events, level=turn.level, seed=seed_of(t.match.pk, t.round.number, number),
-                    budget=budget_ms(), where=where)
+                    budget=budget, where=where)
+    bot_budget.governor.decided(budget, (time.perf_counter() - started) * 1000)
     user = _actor(turn)
     for_seat = turn.seat if turn.stand_in_for is not None else None
     out = _send(code, user, action, f"bot-{round_id}-{version}", version, for_seat)
