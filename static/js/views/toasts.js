@@ -9,6 +9,9 @@ import { fmt, h } from "../dom.js";
  * @import { GameEvent, View } from "../protocol.js"
  */
 
+/** The most sentences said in one announcement. */
+const LIVE_BATCH = 12;
+
 /**
  * The page's live regions and toast stack.
  * @param {{ live: HTMLElement, liveAlert: HTMLElement, toasts: HTMLElement,
@@ -23,8 +26,9 @@ export function notices({ live, liveAlert, toasts, fit }) {
   let liveTimer;
 
   /**
-   * Say `text` to screen readers; what arrives within 120 ms is said together (the last four:
-   * a trick's last card, its winner, a BUOB exchange and whose turn it is).
+   * Say `text` to screen readers; what arrives within 120 ms is said together. A slow device
+   * or a burst of states after a reconnect brings several plays at once, and each must be
+   * said: only a flood beyond LIVE_BATCH sentences is cut to its newest.
    * @param {string} text
    */
   function announce(text) {
@@ -32,7 +36,7 @@ export function notices({ live, liveAlert, toasts, fit }) {
     liveQueue.push(text);
     clearTimeout(liveTimer);
     liveTimer = setTimeout(() => {
-      live.textContent = liveQueue.slice(-4).join(" ");
+      live.textContent = liveQueue.slice(-LIVE_BATCH).join(" ");
       liveQueue = [];
     }, 120);
   }
