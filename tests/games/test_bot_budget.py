@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.conf import settings
 from django.test import override_settings
 
 from games import services, tasks
@@ -218,6 +219,8 @@ def _wait_for_owner(code: str, bound: float) -> None:
         time.sleep(0.05)
 
 
+@pytest.mark.skipif(settings.TROCCAS_MODE != "embedded",
+                    reason="the embedded mode's pool (the distributed wake-up is a Celery task)")
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.timeout(180)
 def test_the_embedded_mode_decides_on_the_pool_threads_never_on_the_committing_thread(

@@ -36,7 +36,7 @@ UPPER_SNAKE = re.compile(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*$")
 # Upper-case string literals in games/ that are not error codes: phases, card ids, HTTP
 # methods, keys of Django's settings and request.META.
 NOT_CODES = {*PHASES, *CARD_IDS, "GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS",
-             "ENGINE", "CONTENT_LENGTH"}
+             "ENGINE", "CONTENT_LENGTH", "TROCCAS_BOT_STATS_DIR"}
 # Sentences marked for translation are words ("BUOB"), not codes.
 GETTEXT = {"_", "gettext", "gettext_lazy", "pgettext", "pgettext_lazy", "ngettext",
            "ngettext_lazy", "gettext_noop"}
