@@ -66,9 +66,12 @@ def reserve(request: HttpRequest, username: str) -> bool:
     limits = settings.LOGIN_RATE_LIMIT
     window = limits["window_seconds"]
     user_key, ip_key = _keys(request, username)
-    for_user = _count(user_key, window)
-    for_ip = _count(ip_key, window)
-    return for_user <= limits["per_user"] and for_ip <= limits["per_ip"]
+    # The address first, and the username only for an attempt the address allows: with both
+    # counted at once, concurrent attempts could draw a low number on one key and a high one
+    # on the other, and fewer than `per_user` would get their check.
+    if _count(ip_key, window) > limits["per_ip"]:
+        return False
+    return _count(user_key, window) <= limits["per_user"]
 
 
 def release(request: HttpRequest, username: str) -> None:
