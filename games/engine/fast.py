@@ -28,7 +28,7 @@ import random
 
 from .cards import JACKS, NARR, NARR_BIT, ONE_POINT_MASK, SUIT_OF, cards_of, counted_points
 from .errors import ErrorCode, RuleError
-from .rules import TRICK_RANK, lowest_cards, trick_legality
+from .rules import lowest_cards, trick_legality, trick_winner
 from .state import PLAY, TEAMS, TRICKS_PER_DEAL, Buob, BuobMode, MatchState, NarrDebt, Team
 
 _FORCED = BuobMode.FORCED
@@ -155,20 +155,7 @@ class FastDeal:
                         hands[target] = (hands[target] & ~(1 << jack)) | (1 << x)
                         cards[i] = (target, jack)
                     break
-        rank = TRICK_RANK[led]
-        winner = best = -1
-        mask = 0
-        narr_owner = -1
-        for s, c in cards:
-            mask |= 1 << c
-            r = rank[c]
-            if r > best:
-                best, winner = r, s
-            if c == NARR:
-                narr_owner = s
-        if winner < 0:
-            assert buob is not None  # only an exchange can take every card of L away
-            winner = buob.king_seat
+        winner, mask, narr_owner = trick_winner(cards, led, buob)
         wteam = winner % 2
         piles = self.piles
         debt = self.debt

@@ -397,6 +397,26 @@ def _evaluate(state: MatchState, trick: Trick, hands: tuple[int, ...], caller: i
             ev.BuobRefused(caller, named, exc.code.value, current.number),)) from None
 
 
+
+def trick_winner(cards: Any, led: Any, buob: Any) -> tuple[int, int, int]:
+    """A complete trick's winner, its cards as a mask and the Narr's player (-1: none): one
+    pass over the cards with the led suit's rank table (RULES §7). Shared with fast.py."""
+    rank = TRICK_RANK[led]
+    winner = best = -1
+    mask = 0
+    narr_owner = -1
+    for s, c in cards:
+        mask |= 1 << c
+        r = rank[c]
+        if r > best:
+            best, winner = r, s
+        if c == NARR:
+            narr_owner = s
+    if winner < 0:
+        assert buob is not None  # only an exchange can take every card of the led suit away
+        winner = buob.king_seat
+    return winner, mask, narr_owner
+
 def _complete_trick(state: MatchState, fields: list[Any], trick: Trick,
                     events: list[ev.Event]) -> Result:
     """RULES §7, in order: exchange → winner → distribute → settle the debt → next trick.
@@ -421,21 +441,7 @@ def _complete_trick(state: MatchState, fields: list[Any], trick: Trick,
         buob = buob._replace(returned_card=returned)
         events.append(ev.BuobResolved(buob.target, returned, jack, number))
     # 2. The winner: highest trump, else highest card of L, else the called king's player.
-    rank = TRICK_RANK[led]
-    winner = -1
-    best = -1
-    mask = 0
-    narr_owner = -1
-    for s, c in cards:
-        mask |= 1 << c
-        r = rank[c]
-        if r > best:
-            best, winner = r, s
-        if c == NARR:
-            narr_owner = s
-    if winner < 0:
-        assert buob is not None
-        winner = buob.king_seat
+    winner, mask, narr_owner = trick_winner(cards, led, buob)
     wteam = winner % 2
     # 3. Distribute: tricks 1-18 send the Narr to its owner's team, a debt if that team lost.
     piles = list(fields[_PILES])
