@@ -56,11 +56,11 @@ test: checks test-embedded test-services
 checks: lint contracts typecheck typecheck-js
 
 test-embedded: venv messages sysdeps node-deps
-	$(BIN)/python -m pytest -p no:cacheprovider
+	$(BIN)/python -m pytest -p no:cacheprovider --durations=25
 
 test-services: venv messages sysdeps
 	DATABASE_URL=$(SERVICES_DATABASE_URL) REDIS_URL=$(SERVICES_REDIS_URL) \
-		$(BIN)/python -m pytest -p no:cacheprovider
+		$(BIN)/python -m pytest -p no:cacheprovider --durations=25
 
 test-engine: venv
 	$(BIN)/python -m pytest -p no:cacheprovider tests/engine

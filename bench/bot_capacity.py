@@ -85,6 +85,8 @@ SHRINK_LINES = ("bots behind", "bots caught up")
 # games/services/bots.py logs this when a decision raised, overran its budget (plus slack) or
 # was illegal, and the lowest-value legal action was played instead.
 FALLBACK_LINE = "lowest-value legal action instead"
+# static/js/net.js's PING_MS: a live tab's heartbeat.
+PING_SECONDS = 25.0
 
 
 # --- the person at each table ------------------------------------------------------------------
@@ -126,6 +128,24 @@ def person_move(v: dict[str, Any], rng: random.Random) -> tuple[str, dict[str, A
     if a.get("new_match"):
         return "new_match", {}
     return None
+
+
+async def keep_alive(p: Person, stop: asyncio.Event) -> None:
+    """Ping every PING_SECONDS as the browser's table does (static/js/net.js): without it the
+    person's Connection row goes stale after PRESENCE_TIMEOUT, they count as away, and once the
+    room's grace period is over a stand-in bot plays their seat -- their next move is then
+    STALE_VERSION, a table the run no longer measures."""
+    while not stop.is_set():
+        try:
+            await asyncio.wait_for(stop.wait(), PING_SECONDS)
+        except TimeoutError:
+            pass
+        if stop.is_set() or p.ws is None or p.reader is None or p.reader.done():
+            return
+        try:
+            await p.ws.send(json.dumps({"type": "ping"}))
+        except Exception:  # noqa: BLE001 - a closed socket is reported by play_person
+            return
 
 
 async def play_person(p: Person, think: float, quick: float, stop: asyncio.Event,
@@ -283,6 +303,7 @@ async def ramp(args: argparse.Namespace, tables: list[TableSpec], server: Server
                 people.append(p)
                 drivers.append(asyncio.get_running_loop().create_task(play_person(
                     p, args.think, args.quick, stop, tally, random.Random(rng.random()))))
+                drivers.append(asyncio.get_running_loop().create_task(keep_alive(p, stop)))
             await asyncio.sleep(args.warmup)
             figures0, logged0 = runner_figures(stats_dir), log_counts(procs)
             start = time.perf_counter()
