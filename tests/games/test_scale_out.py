@@ -29,12 +29,17 @@ from tests.games.procs import (
     Proc,
     celery_broker,
     dedicated_redis,
-    free_port,
     process_env,
     processes,
     requires_distributed_postgres,
 )
-from tests.games.test_two_processes import Player, Server, session_cookie, wait_until_serving
+from tests.games.remote import (
+    Player,
+    Server,
+    session_cookie,
+    start_server,
+    wait_until_serving,
+)
 
 pytestmark = [requires_distributed_postgres, pytest.mark.django_db(transaction=True),
               pytest.mark.timeout(150)]
@@ -66,14 +71,8 @@ class Cluster:
 def cluster(transactional_db: Any, tmp_path: Path) -> Iterator[Cluster]:
     with dedicated_redis(REDIS_INDEX) as url, celery_broker(url), processes() as start:
         env = process_env(url)
-        servers = []
-        for n in (1, 2, 3):
-            port = free_port()
-            proc = start(f"server {n}", [
-                str(BIN / "uvicorn"), "troccas_site.asgi:application", "--host", "127.0.0.1",
-                "--port", str(port), "--log-level", "warning",
-            ], env, tmp_path / f"server{n}.log")
-            servers.append(Server(proc, port))
+        servers = [start_server(start, f"server {n}", env, tmp_path / f"server{n}.log")
+                   for n in (1, 2, 3)]
         workers = [start(f"worker {n}", [
             str(BIN / "celery"), "-A", "troccas_site", "worker", "--pool=solo",
             "--concurrency=1", "-Q", "celery", "--without-heartbeat", "--without-gossip",
