@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -113,7 +113,20 @@ async def move(p: Person) -> bool:
     return True
 
 
-async def settle(players: list[Player], after: int) -> None:
+async def everyone_at(players: Sequence[Player], version: int) -> None:
+    """Each socket receives the table's state at `version`."""
+    def at(frame: dict[str, Any]) -> bool:
+        return bool(frame["type"] == "state" and frame["version"] == version)
+
+    await asyncio.gather(*(p.wait_for(at) for p in players))
+
+
+def view_of(p: Player) -> dict[str, Any]:
+    assert p.view is not None, p.name
+    return p.view
+
+
+async def settle(players: Sequence[Player], after: int) -> None:
     """Wait until some socket holds a version above `after` (a bot or a timer moved)."""
     loop = asyncio.get_running_loop()
     end = loop.time() + STEP_BOUND
@@ -133,28 +146,28 @@ async def play_deal(cluster: Cluster, players: list[Person]) -> None:
                             (benedetg, "take_seat", {"team": "A"}),
                             (owner, "seat_bot", {"index": 3, "level": "easy"}),
                             (owner, "start_round", {})):
-        version = await p.send(kind, **fields)
-        await asyncio.gather(*(q.wait_for(lambda f, v=version: f["type"] == "state"
-                                          and f["version"] == v) for q in players))
-    assert [p.view["seat"] for p in players] == [0, 1, 2, None]
+        await everyone_at(players, await p.send(kind, **fields))
+    assert [view_of(p)["seat"] for p in players] == [0, 1, 2, None]
     people = [owner, anna, benedetg]
     loop = asyncio.get_running_loop()
     end = loop.time() + DEAL_BOUND
-    while curdin.view["phase"] != "ROUND_OVER":
-        assert loop.time() < end, curdin.view["phase"]
+    while view_of(curdin)["phase"] != "ROUND_OVER":
+        assert loop.time() < end, view_of(curdin)["phase"]
         before = max(p.version for p in players)
         moved = False
         for p in people:
             if await move(p):
                 moved = True
                 break
-        if not moved:
-            # Nobody may act: the bot's turn, the reveal window, or a view not yet arrived.
-            await settle(players, before) if all(p.version == before for p in players) \
-                else await asyncio.sleep(0.02)
-    final = max(p.version for p in players)
-    await asyncio.gather(*(p.wait_for(lambda f: f["type"] == "state" and f["version"] == final)
-                           for p in players))
+        if moved:
+            continue
+        if all(p.version == before for p in players):
+            # Every socket is up to date and no person may act: the bot's turn or the reveal
+            # window, both on a Celery worker.
+            await settle(players, before)
+        else:
+            await asyncio.sleep(0.02)  # a view not yet arrived
+    await everyone_at(players, max(p.version for p in players))
 
 
 def open_channels(code: str) -> list[str]:
@@ -204,8 +217,8 @@ def test_a_table_spread_over_three_servers_and_two_workers_plays_a_deal(
     match = Match.objects.get(room=room)
     assert match.deals_played == 1
     for p in players:
-        view = p.view
-        assert view is not None and view["phase"] == "ROUND_OVER"
+        view = view_of(p)
+        assert view["phase"] == "ROUND_OVER"
         assert view["totals"] == {"A": match.total_a, "B": match.total_b}, p.name
         assert view["match"]["deals"][-1]["running"] == [match.total_a, match.total_b], p.name
     assert not [e for p in players for e in p.errors()]
