@@ -147,18 +147,28 @@ def trick_legality(hand: int, led: str | None, buob: Buob | None, seat: int
     """The one rule of which cards `seat` may play now (RULES §7, §8 forced jack), from its
     hand and the open trick's led suit and BUOB call: the mask of the legal cards of its hand,
     and the code that rejects any other card of that hand. (fast.py asks it too.)"""
+    # The codes are module constants: an Enum member looked up as ErrorCode.X costs more
+    # than the rest of this function, which runs twice for every card played.
     if buob is not None and buob.mode == _FORCED and buob.target == seat:
-        return 1 << JACKS[buob.suit], ErrorCode.BUOB_FORCED_JACK
+        return 1 << JACKS[buob.suit], _FORCED_JACK
     if led is None:
-        return hand, ErrorCode.CARD_NOT_IN_HAND  # a lead: any card of the hand
+        return hand, _NOT_IN_HAND  # a lead: any card of the hand
     follow = hand & SUIT_MASK[led]
     if follow:
-        return follow | (hand & NARR_BIT), ErrorCode.MUST_FOLLOW_SUIT
+        return follow | (hand & NARR_BIT), _MUST_FOLLOW
     trumps = hand & TRUMP_MASK
     if trumps:
-        return trumps | (hand & NARR_BIT), ErrorCode.MUST_PLAY_TRUMP
+        return trumps | (hand & NARR_BIT), _MUST_TRUMP
     # Void in L and in trumps: any card. (The Narr, exempt from following, is in every mask.)
-    return hand, ErrorCode.CARD_NOT_IN_HAND
+    return hand, _NOT_IN_HAND
+
+
+_FORCED_JACK = ErrorCode.BUOB_FORCED_JACK
+_NOT_IN_HAND = ErrorCode.CARD_NOT_IN_HAND
+_MUST_FOLLOW = ErrorCode.MUST_FOLLOW_SUIT
+_MUST_TRUMP = ErrorCode.MUST_PLAY_TRUMP
+_NOT_YOUR_TURN = ErrorCode.NOT_YOUR_TURN
+_UNKNOWN_CARD = ErrorCode.UNKNOWN_CARD
 
 
 def _legality(deal: Deal, seat: int) -> tuple[int, ErrorCode]:
@@ -272,45 +282,49 @@ def _discard_scart(state: MatchState, action: Mapping[str, Any]) -> Result:
 def _play(state: MatchState, seat: int, card: int, call: bool, call_suit: object,
           auto: bool = False) -> Result:
     """Place a checked card; attach a call if asked; complete the trick on the 4th card."""
-    deal = state.deal
+    # The hot path of every deal. The three tuples are unpacked into locals and rebuilt as
+    # literals (all in C), not through _replace, the NamedTuples' own __new__ (a Python frame
+    # each) nor list(...) + tuple.__new__ (two more copies of a 16-field deal).
+    (options, first_dealer, phase, dealer, totals, deals_played, bock_pending, deal,
+     winner) = state
     assert deal is not None and deal.current is not None
-    number, leader, cards, led, buob, _, refused = deal.current
-    hands = list(deal.hands)
-    hands[seat] &= ~(1 << card)
-    new_hands = tuple(hands)
+    (deal_number, deal_dealer, deck, passes, hands, reveal, scart, is_bock, tricks, current,
+     _, led_suits, piles, narr_debt, points, bock_triggered) = deal
+    number, leader, cards, led, buob, _, refused = current
+    h0, h1, h2, h3 = hands
+    bit = 1 << card  # in the hand (checked): XOR takes it out
+    if seat == 0:
+        h0 ^= bit
+    elif seat == 1:
+        h1 ^= bit
+    elif seat == 2:
+        h2 ^= bit
+    else:
+        h3 ^= bit
+    new_hands = (h0, h1, h2, h3)
     if led is None and card != NARR:
         led = SUIT_OF[card]
     cards = (*cards, (seat, card))
-    # The hot path of every deal: the new tuples are built directly, not through _replace nor
-    # through the NamedTuples' own __new__ (a Python frame each).
     trick: Trick = _tuple_new(Trick, (number, leader, cards, led, buob, None, refused))
-    events: list[ev.Event] = [ev.CardPlayed(seat, card, number, auto)]
+    events: list[ev.Event] = [ev.card_played(seat, card, number, auto)]
     if call:
         buob = _evaluate(state, trick, new_hands, seat, call_suit)
         trick = trick._replace(buob=buob)
         events.append(ev.BuobCalled(buob.caller, buob.suit, buob.target, buob.mode, number))
-    fields: list[Any] = list(deal)
-    fields[_HANDS] = new_hands
-    fields[_CURRENT] = trick
     if len(cards) < 4:
-        fields[_TURN] = _NEXT_SEAT[seat]
-        outer: list[Any] = list(state)  # _with_deal, inlined on the hot path
-        outer[_DEAL_AT] = _tuple_new(Deal, fields)
-        return _tuple_new(MatchState, outer), events
-    return _complete_trick(state, fields, trick, events)
+        new_deal: Deal = _tuple_new(Deal, (
+            deal_number, deal_dealer, deck, passes, new_hands, reveal, scart, is_bock, tricks,
+            trick, _NEXT_SEAT[seat], led_suits, piles, narr_debt, points, bock_triggered))
+        return _tuple_new(MatchState, (options, first_dealer, phase, dealer, totals,
+                                       deals_played, bock_pending, new_deal, winner)), events
+    return _complete_trick(state, trick, new_hands, events)
 
 
-_HANDS = Deal._fields.index("hands")
-_CURRENT = Deal._fields.index("current")
-_TURN = Deal._fields.index("turn")
-_TRICKS = Deal._fields.index("tricks")
-_PILES = Deal._fields.index("piles")
-_DEBT = Deal._fields.index("narr_debt")
-_LED_SUITS = Deal._fields.index("led_suits")
 _DEAL_AT = MatchState._fields.index("deal")
 _tuple_new = tuple.__new__  # NamedTuple._make without its length check: fields are complete
 _NEXT_SEAT = (1, 2, 3, 0)
 _FORCED = BuobMode.FORCED
+_TEAM_A = Team.A
 # For each led suit L, every card's rank in a trick led in L (RULES §7): a trump 100 + its
 # strength, a card of L its strength, any other card (the Narr too) -1. The winner is the
 # highest rank among four look-ups; no card ranks above -1 only when a BUOB exchange took the
@@ -336,21 +350,23 @@ def _play_card(state: MatchState, action: Mapping[str, Any]) -> Result:
     seat = deal.turn
     sent = action.get("seat")
     if sent != seat or isinstance(sent, bool):
-        raise RuleError(ErrorCode.NOT_YOUR_TURN)
+        raise RuleError(_NOT_YOUR_TURN)
     assert seat is not None
-    cid = action.get("card")
-    card = INDEX.get(cid) if isinstance(cid, str) else None
-    if card is None:
-        raise RuleError(ErrorCode.UNKNOWN_CARD)
-    if not deal.hands[seat] >> card & 1:
-        raise RuleError(ErrorCode.CARD_NOT_IN_HAND)
+    try:  # only the 78 ids are keys: anything else (None, a number, a list) is unknown
+        card = INDEX[action.get("card")]
+    except (KeyError, TypeError):
+        raise RuleError(_UNKNOWN_CARD) from None
+    hand = deal.hands[seat]
+    if not hand >> card & 1:
+        raise RuleError(_NOT_IN_HAND)
     trick = deal.current
     assert trick is not None  # PLAY always has an open trick
-    legal, refusal = trick_legality(deal.hands[seat], trick.led, trick.buob, seat)
+    legal, refusal = trick_legality(hand, trick.led, trick.buob, seat)
     if not legal >> card & 1:
         raise RuleError(refusal)
-    call = action.get("call_buob") is True
-    return _play(state, seat, card, call, action.get("buob_suit") if call else None)
+    if action.get("call_buob") is True:
+        return _play(state, seat, card, True, action.get("buob_suit"))
+    return _play(state, seat, card, False, None)
 
 
 def _call_buob(state: MatchState, action: Mapping[str, Any]) -> Result:
@@ -417,26 +433,33 @@ def trick_winner(cards: Any, led: Any, buob: Any) -> tuple[int, int, int]:
         winner = buob.king_seat
     return winner, mask, narr_owner
 
-def _complete_trick(state: MatchState, fields: list[Any], trick: Trick,
+def _complete_trick(state: MatchState, trick: Trick, hands: tuple[int, int, int, int],
                     events: list[ev.Event]) -> Result:
     """RULES §7, in order: exchange → winner → distribute → settle the debt → next trick.
 
-    `fields` are the deal's, with the 4th card placed (hands and current trick)."""
-    number, leader, placed, led, buob, _, _ = trick
+    `trick` holds the four cards and `hands` are the hands after the 4th; `state` is the
+    table before it. As in `_play`, the deal and the table are rebuilt as tuple literals."""
+    (options, first_dealer, phase, dealer, totals, deals_played, bock_pending, deal,
+     winner_of_match) = state
+    assert deal is not None
+    (deal_number, deal_dealer, deck, passes, _, reveal, scart, is_bock, tricks, _, _,
+     led_suits, (pile_a, pile_b), debt, points, bock_triggered) = deal
+    number, leader, cards, led, buob, _, _ = trick
     assert led is not None  # four cards, at most one of them the Narr
-    cards = list(placed)
     # 1. A pending BUOB exchange (deferred or self): the jack takes the target's slot.
     if buob is not None:
         jack = JACKS[buob.suit]
         returned = None
         if buob.mode != _FORCED:
-            i = next(k for k, (s, _) in enumerate(cards) if s == buob.target)
-            x = cards[i][1]
+            placed = list(cards)
+            i = next(k for k, (s, _) in enumerate(placed) if s == buob.target)
+            x = placed[i][1]
             if x != jack:
-                hands = list(fields[_HANDS])
-                hands[buob.target] = (hands[buob.target] & ~(1 << jack)) | (1 << x)
-                fields[_HANDS] = tuple(hands)
-                cards[i] = (buob.target, jack)
+                new_hands = list(hands)
+                new_hands[buob.target] = (new_hands[buob.target] & ~(1 << jack)) | (1 << x)
+                hands = (new_hands[0], new_hands[1], new_hands[2], new_hands[3])
+                placed[i] = (buob.target, jack)
+                cards = tuple(placed)
                 returned = x
         buob = buob._replace(returned_card=returned)
         events.append(ev.BuobResolved(buob.target, returned, jack, number))
@@ -444,8 +467,7 @@ def _complete_trick(state: MatchState, fields: list[Any], trick: Trick,
     winner, mask, narr_owner = trick_winner(cards, led, buob)
     wteam = winner % 2
     # 3. Distribute: tricks 1-18 send the Narr to its owner's team, a debt if that team lost.
-    piles = list(fields[_PILES])
-    debt = fields[_DEBT]
+    piles = [pile_a, pile_b]
     if narr_owner >= 0 and number < TRICKS_PER_DEAL:
         owner_team = narr_owner % 2
         piles[owner_team] |= NARR_BIT
@@ -456,11 +478,11 @@ def _complete_trick(state: MatchState, fields: list[Any], trick: Trick,
             events.append(ev.NarrDebtCreated(number, debt.debtor, debt.creditor))
     else:
         piles[wteam] |= mask
-    done: Trick = _tuple_new(Trick, (number, leader, tuple(cards), led, buob, winner, ""))
-    events.append(ev.TrickWon(number, winner, TEAMS[wteam], done.cards))
+    done: Trick = _tuple_new(Trick, (number, leader, cards, led, buob, winner, ""))
+    events.append(ev.TrickWon(number, winner, TEAMS[wteam], cards))
     # 4. Try to settle a pending Narr debt with a 1-point card of the debtor's pile.
     if debt is not None and debt.status == "pending":
-        dt = 0 if debt.debtor == Team.A else 1
+        dt = 0 if debt.debtor == _TEAM_A else 1
         payable = piles[dt] & ONE_POINT_MASK
         if payable:
             paid = (payable & -payable).bit_length() - 1
@@ -469,18 +491,19 @@ def _complete_trick(state: MatchState, fields: list[Any], trick: Trick,
             debt = debt._replace(status="settled", paid_card=paid, settled_at=number)
             events.append(ev.NarrDebtSettled(debt.debtor, debt.creditor, number, paid))
     # 5. Record L as led; next trick or scoring.
-    fields[_TRICKS] = (*fields[_TRICKS], done)
-    fields[_PILES] = (piles[0], piles[1])
-    fields[_DEBT] = debt
-    led_suits = fields[_LED_SUITS]
     if led not in led_suits:
-        fields[_LED_SUITS] = led_suits + led
+        led_suits += led
     if number < TRICKS_PER_DEAL:
-        fields[_CURRENT] = _tuple_new(Trick, (number + 1, winner, (), None, None, None, ""))
-        fields[_TURN] = winner
-        return _with_deal(state, _tuple_new(Deal, fields)), events
-    fields[_CURRENT] = fields[_TURN] = None
-    return _score_deal(state, _tuple_new(Deal, fields), events)
+        new_deal: Deal = _tuple_new(Deal, (
+            deal_number, deal_dealer, deck, passes, hands, reveal, scart, is_bock,
+            (*tricks, done), _tuple_new(Trick, (number + 1, winner, (), None, None, None, "")),
+            winner, led_suits, (piles[0], piles[1]), debt, points, bock_triggered))
+        return _tuple_new(MatchState, (options, first_dealer, phase, dealer, totals,
+                                       deals_played, bock_pending, new_deal,
+                                       winner_of_match)), events
+    return _score_deal(state, _tuple_new(Deal, (
+        deal_number, deal_dealer, deck, passes, hands, reveal, scart, is_bock, (*tricks, done),
+        None, None, led_suits, (piles[0], piles[1]), debt, points, bock_triggered)), events)
 
 
 def _score_deal(state: MatchState, deal: Deal, events: list[ev.Event]) -> Result:
@@ -614,28 +637,32 @@ def legal_actions(state: MatchState, seat: int | None) -> dict[str, Any]:
     `buob_suits` is judged from what the seat can see (see buob.callable_suits); room-level
     permissions (owner, `regame_by`) are the web layer's and are not applied here.
     """
+    deal = state.deal
+    phase = state.phase
+    # PLAY first, and its answer built as one literal: every card of a deal asks this for the
+    # seat on turn (and for every view), most often with no king on the table.
+    if phase is PLAY and seat is not None and deal is not None:
+        trick = deal.current
+        if trick is not None:
+            play = deal.turn == seat
+            legal = ids_of(trick_legality(deal.hands[seat], trick.led, trick.buob, seat)[0]
+                           ) if play else []
+            suits: list[str] = []
+            if trick.buob is None:
+                for _, c in trick.cards:  # no king on the table (most tricks): no call
+                    if c in KING_SUIT:
+                        suits = callable_suits(deal, seat, state.options)
+                        break
+            return {"deal": False, "scart": False, "scart_allowed": [], "play": play,
+                    "legal_cards": legal, "buob_suits": suits, "regame": False,
+                    "end_match": False, "new_match": False}
     out: dict[str, Any] = {
         "deal": False, "scart": False, "scart_allowed": [], "play": False, "legal_cards": [],
         "buob_suits": [], "regame": False, "end_match": False, "new_match": False,
     }
     if seat is None:
         return out
-    deal = state.deal
-    phase = state.phase
-    # PLAY first: every card of a deal asks this for the seat on turn and every view.
-    if phase == PLAY:
-        trick = None if deal is None else deal.current
-        if deal is not None and trick is not None:
-            if deal.turn == seat:
-                out["play"] = True
-                legal = trick_legality(deal.hands[seat], trick.led, trick.buob, seat)[0]
-                out["legal_cards"] = ids_of(legal)
-            if trick.buob is None:
-                for _, c in trick.cards:  # no king on the table (most tricks): no call
-                    if c in KING_SUIT:
-                        out["buob_suits"] = callable_suits(deal, seat, state.options)
-                        break
-    elif phase == DEALING:
+    if phase == DEALING:
         if deal is not None and deal.dealer == seat:
             out["deal"] = True
     elif phase == SCART:
