@@ -16,6 +16,7 @@ from typing import Any
 from . import events as ev
 from .buob import callable_suits, evaluate_call, refused_suits
 from .cards import (
+    CARD_IDS,
     HONOURS_MASK,
     INDEX,
     JACKS,
@@ -279,47 +280,6 @@ def _discard_scart(state: MatchState, action: Mapping[str, Any]) -> Result:
     return _scart(state, cards)
 
 
-def _play(state: MatchState, seat: int, card: int, call: bool, call_suit: object,
-          auto: bool = False) -> Result:
-    """Place a checked card; attach a call if asked; complete the trick on the 4th card."""
-    # The hot path of every deal. The three tuples are unpacked into locals and rebuilt as
-    # literals (all in C), not through _replace, the NamedTuples' own __new__ (a Python frame
-    # each) nor list(...) + tuple.__new__ (two more copies of a 16-field deal).
-    (options, first_dealer, phase, dealer, totals, deals_played, bock_pending, deal,
-     winner) = state
-    assert deal is not None and deal.current is not None
-    (deal_number, deal_dealer, deck, passes, hands, reveal, scart, is_bock, tricks, current,
-     _, led_suits, piles, narr_debt, points, bock_triggered) = deal
-    number, leader, cards, led, buob, _, refused = current
-    h0, h1, h2, h3 = hands
-    bit = 1 << card  # in the hand (checked): XOR takes it out
-    if seat == 0:
-        h0 ^= bit
-    elif seat == 1:
-        h1 ^= bit
-    elif seat == 2:
-        h2 ^= bit
-    else:
-        h3 ^= bit
-    new_hands = (h0, h1, h2, h3)
-    if led is None and card != NARR:
-        led = SUIT_OF[card]
-    cards = (*cards, (seat, card))
-    trick: Trick = _tuple_new(Trick, (number, leader, cards, led, buob, None, refused))
-    events: list[ev.Event] = [ev.card_played(seat, card, number, auto)]
-    if call:
-        buob = _evaluate(state, trick, new_hands, seat, call_suit)
-        trick = trick._replace(buob=buob)
-        events.append(ev.BuobCalled(buob.caller, buob.suit, buob.target, buob.mode, number))
-    if len(cards) < 4:
-        new_deal: Deal = _tuple_new(Deal, (
-            deal_number, deal_dealer, deck, passes, new_hands, reveal, scart, is_bock, tricks,
-            trick, _NEXT_SEAT[seat], led_suits, piles, narr_debt, points, bock_triggered))
-        return _tuple_new(MatchState, (options, first_dealer, phase, dealer, totals,
-                                       deals_played, bock_pending, new_deal, winner)), events
-    return _complete_trick(state, trick, new_hands, events)
-
-
 _DEAL_AT = MatchState._fields.index("deal")
 _tuple_new = tuple.__new__  # NamedTuple._make without its length check: fields are complete
 _NEXT_SEAT = (1, 2, 3, 0)
@@ -342,31 +302,71 @@ def _with_deal(state: MatchState, deal: Deal) -> MatchState:
     return _tuple_new(MatchState, fields)
 
 
-def _play_card(state: MatchState, action: Mapping[str, Any]) -> Result:
-    if state.phase is not PLAY:  # the check below, without its call on every card played
+def _play_card(state: MatchState, action: Mapping[str, Any], auto: bool = False) -> Result:
+    """Check a card (RULES §7, §12: phase → turn → card → hand → legality), place it, attach a
+    BUOB call if asked, complete the trick on the 4th card. A turn timeout plays its card
+    through here too (`auto`), so there is one way a card reaches the table.
+
+    The hot path of every deal, written for speed: the table's tuples are unpacked into
+    locals once and the new ones built as literals (in C), not through _replace, the
+    NamedTuples' own __new__ (a Python frame each) or list(...) + tuple.__new__ (two more
+    copies of a 16-field deal)."""
+    (options, first_dealer, phase, dealer, totals, deals_played, bock_pending, deal,
+     winner) = state
+    if phase is not PLAY:
         _require_phase(state, PLAY)
-    deal = state.deal
     assert deal is not None
-    seat = deal.turn
+    (deal_number, deal_dealer, deck, passes, hands, reveal, scart, is_bock, tricks, trick, seat,
+     led_suits, piles, narr_debt, points, bock_triggered) = deal
     sent = action.get("seat")
-    if sent != seat or isinstance(sent, bool):
+    # `is`: the seat on turn sent back as the same int object, as callers do; otherwise the
+    # full check (an equal int that is not a bool).
+    if sent is not seat and (sent != seat or isinstance(sent, bool)):
         raise RuleError(_NOT_YOUR_TURN)
-    assert seat is not None
+    assert seat is not None and trick is not None  # PLAY always has a seat on turn and a trick
     try:  # only the 78 ids are keys: anything else (None, a number, a list) is unknown
         card = INDEX[action.get("card")]
     except (KeyError, TypeError):
         raise RuleError(_UNKNOWN_CARD) from None
-    hand = deal.hands[seat]
-    if not hand >> card & 1:
+    hand = hands[seat]
+    bit = 1 << card
+    if not hand & bit:
         raise RuleError(_NOT_IN_HAND)
-    trick = deal.current
-    assert trick is not None  # PLAY always has an open trick
-    legal, refusal = trick_legality(hand, trick.led, trick.buob, seat)
-    if not legal >> card & 1:
+    number, leader, cards, led, buob, _, refused = trick
+    legal, refusal = trick_legality(hand, led, buob, seat)
+    if not legal & bit:
         raise RuleError(refusal)
+    # Accepted: the card leaves the hand (XOR: it is in it) and joins the trick.
+    h0, h1, h2, h3 = hands
+    if seat == 0:
+        h0 ^= bit
+    elif seat == 1:
+        h1 ^= bit
+    elif seat == 2:
+        h2 ^= bit
+    else:
+        h3 ^= bit
+    new_hands = (h0, h1, h2, h3)
+    if led is None and card != NARR:
+        led = SUIT_OF[card]
+    cards = (*cards, (seat, card))
+    trick = _tuple_new(Trick, (number, leader, cards, led, buob, None, refused))
+    events: list[ev.Event] = [_CARD_PLAYED.get((seat, card, number, auto))
+                              or ev.card_played(seat, card, number, auto)]
     if action.get("call_buob") is True:
-        return _play(state, seat, card, True, action.get("buob_suit"))
-    return _play(state, seat, card, False, None)
+        buob = _evaluate(state, trick, new_hands, seat, action.get("buob_suit"))
+        trick = trick._replace(buob=buob)
+        events.append(ev.BuobCalled(buob.caller, buob.suit, buob.target, buob.mode, number))
+    if len(cards) < 4:
+        new_deal: Deal = _tuple_new(Deal, (
+            deal_number, deal_dealer, deck, passes, new_hands, reveal, scart, is_bock, tricks,
+            trick, _NEXT_SEAT[seat], led_suits, piles, narr_debt, points, bock_triggered))
+        return _tuple_new(MatchState, (options, first_dealer, phase, dealer, totals,
+                                       deals_played, bock_pending, new_deal, winner)), events
+    return _complete_trick(state, trick, new_hands, events)
+
+
+_CARD_PLAYED = ev.CARD_PLAYED  # the shared CardPlayed events (events.card_played builds them)
 
 
 def _call_buob(state: MatchState, action: Mapping[str, Any]) -> Result:
@@ -569,7 +569,7 @@ def _turn_timeout(state: MatchState, action: Mapping[str, Any]) -> Result:
     seat = deal.turn
     assert seat is not None
     card = lowest_cards(_legal_mask(deal, seat), 1)[0]
-    return _play(state, seat, card, False, None, auto=True)
+    return _play_card(state, {"seat": seat, "card": CARD_IDS[card]}, auto=True)
 
 
 def _regame(state: MatchState, action: Mapping[str, Any]) -> Result:
