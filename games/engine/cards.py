@@ -148,11 +148,18 @@ def ids_of(mask: int) -> list[str]:
             out.append(CARD_IDS[low.bit_length() - 1])
             mask ^= low
         return out
-    used = mask.to_bytes((mask.bit_length() + 7) >> 3, "little")  # up to the highest card
-    for table, byte in zip(_BYTE_IDS, used, strict=False):
+    # From the lowest byte holding a card up to the highest: a legal-card set is mostly one
+    # suit, a few bytes of the ten.
+    first = ((mask & -mask).bit_length() - 1) >> 3
+    mask >>= first << 3
+    used = mask.to_bytes((mask.bit_length() + 7) >> 3, "little")
+    for table, byte in zip(_BYTE_IDS_FROM[first], used, strict=False):
         if byte:
             out += table[byte]
     return out
+
+
+_BYTE_IDS_FROM = tuple(_BYTE_IDS[i:] for i in range(_MASK_BYTES))  # the tables from byte i on
 
 
 def count(mask: int) -> int:

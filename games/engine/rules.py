@@ -199,34 +199,40 @@ def _start_round(state: MatchState, action: Mapping[str, Any]) -> Result:
 
 
 def _deal_pass(state: MatchState, auto: bool = False) -> Result:
-    deal = state.deal
+    (options, first_dealer, phase, dealer, totals, deals_played, bock_pending, deal,
+     winner) = state
     assert deal is not None
-    d = deal.dealer
-    hands = list(deal.hands)
-    passes = deal.passes
+    (number, d, deck, passes, (h0, h1, h2, h3), reveal, scart, is_bock, tricks, current, turn,
+     led_suits, piles, narr_debt, points, bock_triggered) = deal
+    hands = [h0, h1, h2, h3]
     pos = passes * 24
-    reveal = [0, 0, 0, 0]
+    shown = [0, 0, 0, 0]
     for k in (1, 2, 3, 4):
         s = (d + k) % 4
         n = (9 if s == d else 7) if passes == 2 else 6
-        taken = deal.deck[pos:pos + n]
+        taken = deck[pos:pos + n]
         pos += n
-        for c in taken:
-            hands[s] |= 1 << c
+        hands[s] |= sum(map(_BIT.__getitem__, taken))  # distinct cards: their sum is their OR
         if passes == 2:
-            reveal[s] = taken[-1]
+            shown[s] = taken[-1]
     passes += 1
     counts = (hands[0].bit_count(), hands[1].bit_count(), hands[2].bit_count(),
               hands[3].bit_count())
     events: list[ev.Event] = [ev.PassDealt(passes, counts, auto)]
-    new_deal = deal._replace(passes=passes, hands=(hands[0], hands[1], hands[2], hands[3]))
     phase = DEALING
     if passes == 3:
-        shown = (reveal[0], reveal[1], reveal[2], reveal[3])
-        new_deal = new_deal._replace(reveal=shown)
+        reveal = (shown[0], shown[1], shown[2], shown[3])
         phase = REVEAL
-        events.append(ev.RevealShown(shown))
-    return state._replace(phase=phase, deal=new_deal), events
+        events.append(ev.RevealShown(reveal))
+    # As on the card path, the tuples are built as literals rather than through _replace.
+    new_deal: Deal = _tuple_new(Deal, (
+        number, d, deck, passes, (hands[0], hands[1], hands[2], hands[3]), reveal, scart,
+        is_bock, tricks, current, turn, led_suits, piles, narr_debt, points, bock_triggered))
+    return _tuple_new(MatchState, (options, first_dealer, phase, dealer, totals, deals_played,
+                                   bock_pending, new_deal, winner)), events
+
+
+_BIT = tuple(1 << c for c in range(NUM_CARDS))
 
 
 def _deal_next_pass(state: MatchState, action: Mapping[str, Any]) -> Result:
