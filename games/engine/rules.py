@@ -637,6 +637,14 @@ def legal_cards(state: MatchState, seat: int) -> list[str]:
     return ids_of(_legality(deal, seat)[0])
 
 
+# legal_actions' keys, in their order, with the values of a seat that may do nothing; the three
+# lists are filled in by legal_actions with new ones.
+_NOTHING: dict[str, Any] = {
+    "deal": False, "scart": False, "scart_allowed": None, "play": False, "legal_cards": None,
+    "buob_suits": None, "regame": False, "end_match": False, "new_match": False,
+}
+
+
 def legal_actions(state: MatchState, seat: int | None) -> dict[str, Any]:
     """What a seat may do now — the single source of legality for clients and bots.
 
@@ -645,8 +653,8 @@ def legal_actions(state: MatchState, seat: int | None) -> dict[str, Any]:
     """
     deal = state.deal
     phase = state.phase
-    # PLAY first, and its answer built as one literal: every card of a deal asks this for the
-    # seat on turn (and for every view), most often with no king on the table.
+    # PLAY first: every card of a deal asks this for the seat on turn (and for every view),
+    # most often with no king on the table.
     if phase is PLAY and seat is not None and deal is not None:
         trick = deal.current
         if trick is not None:
@@ -659,10 +667,15 @@ def legal_actions(state: MatchState, seat: int | None) -> dict[str, Any]:
                     if c in KING_SUIT:
                         suits = callable_suits(deal, seat, state.options)
                         break
-            return {"deal": False, "scart": False, "scart_allowed": [], "play": play,
-                    "legal_cards": legal, "buob_suits": suits, "regame": False,
-                    "end_match": False, "new_match": False}
-    out: dict[str, Any] = {
+            # A copy of the constant answer and four stores cost a third less than a literal
+            # of nine keys; the lists are new, never the template's.
+            out = _NOTHING.copy()
+            out["scart_allowed"] = []
+            out["play"] = play
+            out["legal_cards"] = legal
+            out["buob_suits"] = suits
+            return out
+    out = {
         "deal": False, "scart": False, "scart_allowed": [], "play": False, "legal_cards": [],
         "buob_suits": [], "regame": False, "end_match": False, "new_match": False,
     }
