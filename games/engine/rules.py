@@ -122,8 +122,10 @@ def _new_deal(state: MatchState, deck: tuple[int, ...], dealer: int
         hands=(0, 0, 0, 0), reveal=None, scart=None, is_bock=is_bock, tricks=(), current=None,
         turn=None, led_suits="", piles=(0, 0), narr_debt=None, points=None, bock_triggered=False,
     )
-    new = state._replace(phase=DEALING, dealer=dealer, deal=deal,
-                         bock_pending=state.bock_pending - 1 if is_bock else state.bock_pending)
+    (options, first_dealer, _, _, totals, deals_played, bock_pending, _, winner) = state
+    new: MatchState = _tuple_new(MatchState, (
+        options, first_dealer, DEALING, dealer, totals, deals_played,
+        bock_pending - 1 if is_bock else bock_pending, deal, winner))
     return new, ev.RoundStarted(deal.number, dealer, is_bock)
 
 
@@ -245,7 +247,7 @@ def _deal_next_pass(state: MatchState, action: Mapping[str, Any]) -> Result:
 
 def _end_reveal(state: MatchState, action: Mapping[str, Any]) -> Result:
     _require_phase(state, REVEAL)
-    return state._replace(phase=SCART), [ev.RevealEnded()]
+    return _with_phase(state, SCART, state.deal), [ev.RevealEnded()]
 
 
 def _scart(state: MatchState, cards: list[int], auto: bool = False) -> Result:
@@ -256,11 +258,13 @@ def _scart(state: MatchState, cards: list[int], auto: bool = False) -> Result:
     hands[d] &= ~((1 << cards[0]) | (1 << cards[1]))
     leader = (d + 1) % 4
     scart = (min(cards), max(cards))
-    new_deal = deal._replace(
-        hands=(hands[0], hands[1], hands[2], hands[3]), scart=scart, turn=leader,
-        current=Trick(number=1, leader=leader, cards=(), led=None),
-    )
-    return state._replace(phase=PLAY, deal=new_deal), [ev.ScartDiscarded(d, scart, auto)]
+    (number, dealer, deck, passes, _, reveal, _, is_bock, tricks, _, _, led_suits, piles,
+     narr_debt, points, bock_triggered) = deal
+    new_deal: Deal = _tuple_new(Deal, (
+        number, dealer, deck, passes, (hands[0], hands[1], hands[2], hands[3]), reveal, scart,
+        is_bock, tricks, _tuple_new(Trick, (1, leader, (), None, None, None, "")), leader,
+        led_suits, piles, narr_debt, points, bock_triggered))
+    return _with_phase(state, PLAY, new_deal), [ev.ScartDiscarded(d, scart, auto)]
 
 
 def _discard_scart(state: MatchState, action: Mapping[str, Any]) -> Result:
@@ -272,16 +276,17 @@ def _discard_scart(state: MatchState, action: Mapping[str, Any]) -> Result:
     raw = action.get("cards")
     if not isinstance(raw, list | tuple) or len(raw) != 2:
         raise RuleError("SCART_WRONG_COUNT")
-    if not all(isinstance(c, str) and c in INDEX for c in raw):
+    first, second = raw
+    if not (isinstance(first, str) and first in INDEX and isinstance(second, str)
+            and second in INDEX):
         raise RuleError("UNKNOWN_CARD")
-    cards = [INDEX[c] for c in raw]
+    cards = [INDEX[first], INDEX[second]]
     if cards[0] == cards[1]:
         raise RuleError("SCART_DUPLICATE")
-    hand = deal.hands[deal.dealer]
-    if not all(hand >> c & 1 for c in cards):
+    both = (1 << cards[0]) | (1 << cards[1])
+    if deal.hands[deal.dealer] & both != both:
         raise RuleError("CARD_NOT_IN_HAND")
-    forbidden = forbidden_scart_mask(deal, state.options.scart_forbidden)
-    if any(forbidden >> c & 1 for c in cards):
+    if forbidden_scart_mask(deal, state.options.scart_forbidden) & both:
         raise RuleError("SCART_FORBIDDEN_CARD")
     return _scart(state, cards)
 
@@ -300,6 +305,13 @@ TRICK_RANK: dict[str, tuple[int, ...]] = {
                else STRENGTH_OF[c] if SUIT_OF[c] == led else -1 for c in range(NUM_CARDS))
     for led in (*SUITS, "T")
 }
+
+
+def _with_phase(state: MatchState, phase: Phase, deal: Deal | None) -> MatchState:
+    """`state` with another phase and deal (a literal, not _replace: see `_play_card`)."""
+    (options, first_dealer, _, dealer, totals, deals_played, bock_pending, _, winner) = state
+    return _tuple_new(MatchState, (options, first_dealer, phase, dealer, totals, deals_played,
+                                   bock_pending, deal, winner))
 
 
 def _with_deal(state: MatchState, deal: Deal) -> MatchState:
@@ -330,8 +342,8 @@ def _play_card(state: MatchState, action: Mapping[str, Any], auto: bool = False)
     if sent is not seat and (sent != seat or isinstance(sent, bool)):
         raise RuleError(_NOT_YOUR_TURN)
     assert seat is not None and trick is not None  # PLAY always has a seat on turn and a trick
-    try:  # only the 78 ids are keys: anything else (None, a number, a list) is unknown
-        card = INDEX[action.get("card")]
+    try:  # only the 78 ids are keys: anything else (none sent, a number, a list) is unknown
+        card = INDEX[action["card"]]
     except (KeyError, TypeError):
         raise RuleError(_UNKNOWN_CARD) from None
     hand = hands[seat]
