@@ -128,9 +128,6 @@ def callable_suits(deal: Deal, seat: int, options: Options) -> list[str]:
     kings, refusal = _kings_or_refusal(trick, seat, options)
     if refusal is not None:
         return []
-    led_suits = deal.led_suits
-    if all(KING_SUIT[c] in led_suits for _, c in kings):
-        return []  # no king on the table is eligible: no jack to look for
     # The cards played so far (public: the completed tricks and the open one). In PLAY every
     # card of the deal is in exactly one place: a hand, the scart, a completed trick or the
     # open trick (a BUOB exchange moves the jack into a trick and the card it replaces back
