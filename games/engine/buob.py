@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .cards import JACKS, KING_SUIT, SUITS
+from .cards import ALL_MASK, JACKS, KING_SUIT, SUITS
 from .errors import ErrorCode, RuleError
 from .options import Options
 from .state import Buob, BuobMode, Deal, Trick
@@ -128,18 +128,16 @@ def callable_suits(deal: Deal, seat: int, options: Options) -> list[str]:
     kings, refusal = _kings_or_refusal(trick, seat, options)
     if refusal is not None:
         return []
-    led_suits = deal.led_suits
-    if all(KING_SUIT[c] in led_suits for _, c in kings):
-        return []  # no king on the table is eligible: no jack to look for
-    played = 0
-    for t in deal.tricks:
-        for _, c in t.cards:
-            played |= 1 << c
-    for _, c in trick.cards:
-        played |= 1 << c
-    own_scart = 0
-    if seat == deal.dealer and deal.scart is not None:
-        own_scart = (1 << deal.scart[0]) | (1 << deal.scart[1])
+    # The cards played so far (public: the completed tricks and the open one). In PLAY every
+    # card of the deal is in exactly one place: a hand, the scart, a completed trick or the
+    # open trick (a BUOB exchange moves the jack into a trick and the card it replaces back
+    # into a hand). So the played cards are those in no hand and not in the scart: the same
+    # set as the union of the tricks, without walking up to 18 of them on every view.
+    assert deal.scart is not None  # discarded before PLAY
+    scart = (1 << deal.scart[0]) | (1 << deal.scart[1])
+    h0, h1, h2, h3 = deal.hands
+    played = ALL_MASK & ~(h0 | h1 | h2 | h3 | scart)
+    own_scart = scart if seat == deal.dealer else 0
     out: list[str] = []
     for king_seat, king in kings:
         ksuit = KING_SUIT[king]

@@ -138,21 +138,33 @@ _BYTE_POINTS = tuple(tuple(sum(_POINTS[c] for c in cards if c < NUM_CARDS) for c
                      for table in _BYTE_CARDS)
 
 
+_ID_OF_BIT = {1 << c: cid for c, cid in enumerate(CARD_IDS)}
+
+
 def ids_of(mask: int) -> list[str]:
     """The card ids of a bitmask in canonical order."""
-    out: list[str] = []
-    if mask.bit_count() <= 3:
-        # A legal-card set when following suit is often this small: peeling is cheaper.
+    if mask.bit_count() <= 4:
+        # A legal-card set when following suit is often this small: peeling its bits off is
+        # cheaper, each bit's id read from a dict by the bit itself.
+        out: list[str] = []
         while mask:
             low = mask & -mask
-            out.append(CARD_IDS[low.bit_length() - 1])
+            out.append(_ID_OF_BIT[low])
             mask ^= low
         return out
-    used = mask.to_bytes((mask.bit_length() + 7) >> 3, "little")  # up to the highest card
-    for table, byte in zip(_BYTE_IDS, used, strict=False):
+    out = []
+    # From the lowest byte holding a card up to the highest: a legal-card set is mostly one
+    # suit, a few bytes of the ten.
+    first = ((mask & -mask).bit_length() - 1) >> 3
+    mask >>= first << 3
+    used = mask.to_bytes((mask.bit_length() + 7) >> 3, "little")
+    for table, byte in zip(_BYTE_IDS_FROM[first], used, strict=False):
         if byte:
             out += table[byte]
     return out
+
+
+_BYTE_IDS_FROM = tuple(_BYTE_IDS[i:] for i in range(_MASK_BYTES))  # the tables from byte i on
 
 
 def count(mask: int) -> int:

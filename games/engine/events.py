@@ -127,6 +127,21 @@ class CardPlayed:
                 "trick": self.trick, "auto": self.auto}
 
 
+# A CardPlayed is built for every card of every deal, and it is a value: frozen, compared by
+# field. There are at most 4 seats x 78 cards x 19 tricks x 2 (auto or not) of them, so each is
+# built once and then shared; a dict look-up costs under half of building one.
+CARD_PLAYED: dict[tuple[int, int, int, bool], CardPlayed] = {}
+
+
+def card_played(seat: int, card: int, trick: int, auto: bool = False) -> CardPlayed:
+    """The CardPlayed(seat, card, trick, auto), the same object every time it is asked for."""
+    key = (seat, card, trick, auto)
+    event = CARD_PLAYED.get(key)
+    if event is None:
+        event = CARD_PLAYED[key] = CardPlayed(seat, card, trick, auto)
+    return event
+
+
 @_slot_init
 @dataclass(frozen=True, slots=True)
 class BuobCalled:

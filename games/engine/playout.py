@@ -9,12 +9,13 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from .cards import CARD_IDS, KING_SUIT, SUITS, cards_of, ids_of
+from .cards import CARD_IDS, KING_SUIT, SUITS, ids_of
 from .options import Options
 from .rules import forbidden_scart_mask, trick_legality
 from .state import DEALING, LOBBY, MATCH_OVER, PLAY, REVEAL, ROUND_OVER, SCART, MatchState
 
 _KING_MASK = sum(1 << k for k in KING_SUIT)
+_KING_IDS = frozenset(CARD_IDS[k] for k in KING_SUIT)
 
 
 def _mask_of_trick(cards: tuple[tuple[int, int], ...]) -> int:
@@ -54,7 +55,7 @@ def random_action(state: MatchState, rng: random.Random, buob_rate: float = 0.3
     """
     phase = state.phase
     deal = state.deal
-    if phase == PLAY:  # first: nearly every action of a deal is a card
+    if phase is PLAY:  # first: nearly every action of a deal is a card
         assert deal is not None and deal.current is not None and deal.turn is not None
         trick = deal.current
         r = rng.random()
@@ -66,9 +67,10 @@ def random_action(state: MatchState, rng: random.Random, buob_rate: float = 0.3
             return {"type": "turn_timeout"}
         turn = deal.turn
         legal = trick_legality(deal.hands[turn], trick.led, trick.buob, turn)[0]
-        card = CARD_IDS[rng.choice(cards_of(legal))]
+        # ids_of lists the same cards in the same order as cards_of: the same draw.
+        card = rng.choice(ids_of(legal))
         action: dict[str, Any] = {"type": "play_card", "seat": turn, "card": card}
-        if trick.buob is None and card[1:] == "K" and r < buob_rate * 2:
+        if trick.buob is None and card in _KING_IDS and r < buob_rate * 2:
             action["call_buob"] = True
             action["buob_suit"] = rng.choice((None, card[0]))
         return action

@@ -16,6 +16,7 @@ from typing import Any
 from . import events as ev
 from .buob import callable_suits, evaluate_call, refused_suits
 from .cards import (
+    CARD_IDS,
     HONOURS_MASK,
     INDEX,
     JACKS,
@@ -121,8 +122,10 @@ def _new_deal(state: MatchState, deck: tuple[int, ...], dealer: int
         hands=(0, 0, 0, 0), reveal=None, scart=None, is_bock=is_bock, tricks=(), current=None,
         turn=None, led_suits="", piles=(0, 0), narr_debt=None, points=None, bock_triggered=False,
     )
-    new = state._replace(phase=DEALING, dealer=dealer, deal=deal,
-                         bock_pending=state.bock_pending - 1 if is_bock else state.bock_pending)
+    (options, first_dealer, _, _, totals, deals_played, bock_pending, _, winner) = state
+    new: MatchState = _tuple_new(MatchState, (
+        options, first_dealer, DEALING, dealer, totals, deals_played,
+        bock_pending - 1 if is_bock else bock_pending, deal, winner))
     return new, ev.RoundStarted(deal.number, dealer, is_bock)
 
 
@@ -147,18 +150,28 @@ def trick_legality(hand: int, led: str | None, buob: Buob | None, seat: int
     """The one rule of which cards `seat` may play now (RULES §7, §8 forced jack), from its
     hand and the open trick's led suit and BUOB call: the mask of the legal cards of its hand,
     and the code that rejects any other card of that hand. (fast.py asks it too.)"""
+    # The codes are module constants: an Enum member looked up as ErrorCode.X costs more
+    # than the rest of this function, which runs twice for every card played.
     if buob is not None and buob.mode == _FORCED and buob.target == seat:
-        return 1 << JACKS[buob.suit], ErrorCode.BUOB_FORCED_JACK
+        return 1 << JACKS[buob.suit], _FORCED_JACK
     if led is None:
-        return hand, ErrorCode.CARD_NOT_IN_HAND  # a lead: any card of the hand
+        return hand, _NOT_IN_HAND  # a lead: any card of the hand
     follow = hand & SUIT_MASK[led]
     if follow:
-        return follow | (hand & NARR_BIT), ErrorCode.MUST_FOLLOW_SUIT
+        return follow | (hand & NARR_BIT), _MUST_FOLLOW
     trumps = hand & TRUMP_MASK
     if trumps:
-        return trumps | (hand & NARR_BIT), ErrorCode.MUST_PLAY_TRUMP
+        return trumps | (hand & NARR_BIT), _MUST_TRUMP
     # Void in L and in trumps: any card. (The Narr, exempt from following, is in every mask.)
-    return hand, ErrorCode.CARD_NOT_IN_HAND
+    return hand, _NOT_IN_HAND
+
+
+_FORCED_JACK = ErrorCode.BUOB_FORCED_JACK
+_NOT_IN_HAND = ErrorCode.CARD_NOT_IN_HAND
+_MUST_FOLLOW = ErrorCode.MUST_FOLLOW_SUIT
+_MUST_TRUMP = ErrorCode.MUST_PLAY_TRUMP
+_NOT_YOUR_TURN = ErrorCode.NOT_YOUR_TURN
+_UNKNOWN_CARD = ErrorCode.UNKNOWN_CARD
 
 
 def _legality(deal: Deal, seat: int) -> tuple[int, ErrorCode]:
@@ -188,34 +201,40 @@ def _start_round(state: MatchState, action: Mapping[str, Any]) -> Result:
 
 
 def _deal_pass(state: MatchState, auto: bool = False) -> Result:
-    deal = state.deal
+    (options, first_dealer, phase, dealer, totals, deals_played, bock_pending, deal,
+     winner) = state
     assert deal is not None
-    d = deal.dealer
-    hands = list(deal.hands)
-    passes = deal.passes
+    (number, d, deck, passes, (h0, h1, h2, h3), reveal, scart, is_bock, tricks, current, turn,
+     led_suits, piles, narr_debt, points, bock_triggered) = deal
+    hands = [h0, h1, h2, h3]
     pos = passes * 24
-    reveal = [0, 0, 0, 0]
+    shown = [0, 0, 0, 0]
     for k in (1, 2, 3, 4):
         s = (d + k) % 4
         n = (9 if s == d else 7) if passes == 2 else 6
-        taken = deal.deck[pos:pos + n]
+        taken = deck[pos:pos + n]
         pos += n
-        for c in taken:
-            hands[s] |= 1 << c
+        hands[s] |= sum(map(_BIT.__getitem__, taken))  # distinct cards: their sum is their OR
         if passes == 2:
-            reveal[s] = taken[-1]
+            shown[s] = taken[-1]
     passes += 1
     counts = (hands[0].bit_count(), hands[1].bit_count(), hands[2].bit_count(),
               hands[3].bit_count())
     events: list[ev.Event] = [ev.PassDealt(passes, counts, auto)]
-    new_deal = deal._replace(passes=passes, hands=(hands[0], hands[1], hands[2], hands[3]))
     phase = DEALING
     if passes == 3:
-        shown = (reveal[0], reveal[1], reveal[2], reveal[3])
-        new_deal = new_deal._replace(reveal=shown)
+        reveal = (shown[0], shown[1], shown[2], shown[3])
         phase = REVEAL
-        events.append(ev.RevealShown(shown))
-    return state._replace(phase=phase, deal=new_deal), events
+        events.append(ev.RevealShown(reveal))
+    # As on the card path, the tuples are built as literals rather than through _replace.
+    new_deal: Deal = _tuple_new(Deal, (
+        number, d, deck, passes, (hands[0], hands[1], hands[2], hands[3]), reveal, scart,
+        is_bock, tricks, current, turn, led_suits, piles, narr_debt, points, bock_triggered))
+    return _tuple_new(MatchState, (options, first_dealer, phase, dealer, totals, deals_played,
+                                   bock_pending, new_deal, winner)), events
+
+
+_BIT = tuple(1 << c for c in range(NUM_CARDS))
 
 
 def _deal_next_pass(state: MatchState, action: Mapping[str, Any]) -> Result:
@@ -228,7 +247,7 @@ def _deal_next_pass(state: MatchState, action: Mapping[str, Any]) -> Result:
 
 def _end_reveal(state: MatchState, action: Mapping[str, Any]) -> Result:
     _require_phase(state, REVEAL)
-    return state._replace(phase=SCART), [ev.RevealEnded()]
+    return _with_phase(state, SCART, state.deal), [ev.RevealEnded()]
 
 
 def _scart(state: MatchState, cards: list[int], auto: bool = False) -> Result:
@@ -239,11 +258,13 @@ def _scart(state: MatchState, cards: list[int], auto: bool = False) -> Result:
     hands[d] &= ~((1 << cards[0]) | (1 << cards[1]))
     leader = (d + 1) % 4
     scart = (min(cards), max(cards))
-    new_deal = deal._replace(
-        hands=(hands[0], hands[1], hands[2], hands[3]), scart=scart, turn=leader,
-        current=Trick(number=1, leader=leader, cards=(), led=None),
-    )
-    return state._replace(phase=PLAY, deal=new_deal), [ev.ScartDiscarded(d, scart, auto)]
+    (number, dealer, deck, passes, _, reveal, _, is_bock, tricks, _, _, led_suits, piles,
+     narr_debt, points, bock_triggered) = deal
+    new_deal: Deal = _tuple_new(Deal, (
+        number, dealer, deck, passes, (hands[0], hands[1], hands[2], hands[3]), reveal, scart,
+        is_bock, tricks, _tuple_new(Trick, (1, leader, (), None, None, None, "")), leader,
+        led_suits, piles, narr_debt, points, bock_triggered))
+    return _with_phase(state, PLAY, new_deal), [ev.ScartDiscarded(d, scart, auto)]
 
 
 def _discard_scart(state: MatchState, action: Mapping[str, Any]) -> Result:
@@ -255,62 +276,26 @@ def _discard_scart(state: MatchState, action: Mapping[str, Any]) -> Result:
     raw = action.get("cards")
     if not isinstance(raw, list | tuple) or len(raw) != 2:
         raise RuleError("SCART_WRONG_COUNT")
-    if not all(isinstance(c, str) and c in INDEX for c in raw):
+    first, second = raw
+    if not (isinstance(first, str) and first in INDEX and isinstance(second, str)
+            and second in INDEX):
         raise RuleError("UNKNOWN_CARD")
-    cards = [INDEX[c] for c in raw]
+    cards = [INDEX[first], INDEX[second]]
     if cards[0] == cards[1]:
         raise RuleError("SCART_DUPLICATE")
-    hand = deal.hands[deal.dealer]
-    if not all(hand >> c & 1 for c in cards):
+    both = (1 << cards[0]) | (1 << cards[1])
+    if deal.hands[deal.dealer] & both != both:
         raise RuleError("CARD_NOT_IN_HAND")
-    forbidden = forbidden_scart_mask(deal, state.options.scart_forbidden)
-    if any(forbidden >> c & 1 for c in cards):
+    if forbidden_scart_mask(deal, state.options.scart_forbidden) & both:
         raise RuleError("SCART_FORBIDDEN_CARD")
     return _scart(state, cards)
 
 
-def _play(state: MatchState, seat: int, card: int, call: bool, call_suit: object,
-          auto: bool = False) -> Result:
-    """Place a checked card; attach a call if asked; complete the trick on the 4th card."""
-    deal = state.deal
-    assert deal is not None and deal.current is not None
-    number, leader, cards, led, buob, _, refused = deal.current
-    hands = list(deal.hands)
-    hands[seat] &= ~(1 << card)
-    new_hands = tuple(hands)
-    if led is None and card != NARR:
-        led = SUIT_OF[card]
-    cards = (*cards, (seat, card))
-    # The hot path of every deal: the new tuples are built directly, not through _replace nor
-    # through the NamedTuples' own __new__ (a Python frame each).
-    trick: Trick = _tuple_new(Trick, (number, leader, cards, led, buob, None, refused))
-    events: list[ev.Event] = [ev.CardPlayed(seat, card, number, auto)]
-    if call:
-        buob = _evaluate(state, trick, new_hands, seat, call_suit)
-        trick = trick._replace(buob=buob)
-        events.append(ev.BuobCalled(buob.caller, buob.suit, buob.target, buob.mode, number))
-    fields: list[Any] = list(deal)
-    fields[_HANDS] = new_hands
-    fields[_CURRENT] = trick
-    if len(cards) < 4:
-        fields[_TURN] = _NEXT_SEAT[seat]
-        outer: list[Any] = list(state)  # _with_deal, inlined on the hot path
-        outer[_DEAL_AT] = _tuple_new(Deal, fields)
-        return _tuple_new(MatchState, outer), events
-    return _complete_trick(state, fields, trick, events)
-
-
-_HANDS = Deal._fields.index("hands")
-_CURRENT = Deal._fields.index("current")
-_TURN = Deal._fields.index("turn")
-_TRICKS = Deal._fields.index("tricks")
-_PILES = Deal._fields.index("piles")
-_DEBT = Deal._fields.index("narr_debt")
-_LED_SUITS = Deal._fields.index("led_suits")
 _DEAL_AT = MatchState._fields.index("deal")
 _tuple_new = tuple.__new__  # NamedTuple._make without its length check: fields are complete
 _NEXT_SEAT = (1, 2, 3, 0)
 _FORCED = BuobMode.FORCED
+_TEAM_A = Team.A
 # For each led suit L, every card's rank in a trick led in L (RULES §7): a trump 100 + its
 # strength, a card of L its strength, any other card (the Narr too) -1. The winner is the
 # highest rank among four look-ups; no card ranks above -1 only when a BUOB exchange took the
@@ -322,35 +307,84 @@ TRICK_RANK: dict[str, tuple[int, ...]] = {
 }
 
 
+def _with_phase(state: MatchState, phase: Phase, deal: Deal | None) -> MatchState:
+    """`state` with another phase and deal (a literal, not _replace: see `_play_card`)."""
+    (options, first_dealer, _, dealer, totals, deals_played, bock_pending, _, winner) = state
+    return _tuple_new(MatchState, (options, first_dealer, phase, dealer, totals, deals_played,
+                                   bock_pending, deal, winner))
+
+
 def _with_deal(state: MatchState, deal: Deal) -> MatchState:
     fields: list[Any] = list(state)
     fields[_DEAL_AT] = deal
     return _tuple_new(MatchState, fields)
 
 
-def _play_card(state: MatchState, action: Mapping[str, Any]) -> Result:
-    if state.phase is not PLAY:  # the check below, without its call on every card played
+def _play_card(state: MatchState, action: Mapping[str, Any], auto: bool = False) -> Result:
+    """Check a card (RULES §7, §12: phase → turn → card → hand → legality), place it, attach a
+    BUOB call if asked, complete the trick on the 4th card. A turn timeout plays its card
+    through here too (`auto`), so there is one way a card reaches the table.
+
+    The hot path of every deal, written for speed: the table's tuples are unpacked into
+    locals once and the new ones built as literals (in C), not through _replace, the
+    NamedTuples' own __new__ (a Python frame each) or list(...) + tuple.__new__ (two more
+    copies of a 16-field deal)."""
+    (options, first_dealer, phase, dealer, totals, deals_played, bock_pending, deal,
+     winner) = state
+    if phase is not PLAY:
         _require_phase(state, PLAY)
-    deal = state.deal
     assert deal is not None
-    seat = deal.turn
+    (deal_number, deal_dealer, deck, passes, hands, reveal, scart, is_bock, tricks, trick, seat,
+     led_suits, piles, narr_debt, points, bock_triggered) = deal
     sent = action.get("seat")
-    if sent != seat or isinstance(sent, bool):
-        raise RuleError(ErrorCode.NOT_YOUR_TURN)
-    assert seat is not None
-    cid = action.get("card")
-    card = INDEX.get(cid) if isinstance(cid, str) else None
-    if card is None:
-        raise RuleError(ErrorCode.UNKNOWN_CARD)
-    if not deal.hands[seat] >> card & 1:
-        raise RuleError(ErrorCode.CARD_NOT_IN_HAND)
-    trick = deal.current
-    assert trick is not None  # PLAY always has an open trick
-    legal, refusal = trick_legality(deal.hands[seat], trick.led, trick.buob, seat)
-    if not legal >> card & 1:
+    # `is`: the seat on turn sent back as the same int object, as callers do; otherwise the
+    # full check (an equal int that is not a bool).
+    if sent is not seat and (sent != seat or isinstance(sent, bool)):
+        raise RuleError(_NOT_YOUR_TURN)
+    assert seat is not None and trick is not None  # PLAY always has a seat on turn and a trick
+    try:  # only the 78 ids are keys: anything else (none sent, a number, a list) is unknown
+        card = INDEX[action["card"]]
+    except (KeyError, TypeError):
+        raise RuleError(_UNKNOWN_CARD) from None
+    hand = hands[seat]
+    bit = 1 << card
+    if not hand & bit:
+        raise RuleError(_NOT_IN_HAND)
+    number, leader, cards, led, buob, _, refused = trick
+    legal, refusal = trick_legality(hand, led, buob, seat)
+    if not legal & bit:
         raise RuleError(refusal)
-    call = action.get("call_buob") is True
-    return _play(state, seat, card, call, action.get("buob_suit") if call else None)
+    # Accepted: the card leaves the hand (XOR: it is in it) and joins the trick.
+    h0, h1, h2, h3 = hands
+    if seat == 0:
+        h0 ^= bit
+    elif seat == 1:
+        h1 ^= bit
+    elif seat == 2:
+        h2 ^= bit
+    else:
+        h3 ^= bit
+    new_hands = (h0, h1, h2, h3)
+    if led is None and card != NARR:
+        led = SUIT_OF[card]
+    cards = (*cards, (seat, card))
+    trick = _tuple_new(Trick, (number, leader, cards, led, buob, None, refused))
+    events: list[ev.Event] = [_CARD_PLAYED.get((seat, card, number, auto))
+                              or ev.card_played(seat, card, number, auto)]
+    if action.get("call_buob") is True:
+        buob = _evaluate(state, trick, new_hands, seat, action.get("buob_suit"))
+        trick = trick._replace(buob=buob)
+        events.append(ev.BuobCalled(buob.caller, buob.suit, buob.target, buob.mode, number))
+    if len(cards) < 4:
+        new_deal: Deal = _tuple_new(Deal, (
+            deal_number, deal_dealer, deck, passes, new_hands, reveal, scart, is_bock, tricks,
+            trick, _NEXT_SEAT[seat], led_suits, piles, narr_debt, points, bock_triggered))
+        return _tuple_new(MatchState, (options, first_dealer, phase, dealer, totals,
+                                       deals_played, bock_pending, new_deal, winner)), events
+    return _complete_trick(state, trick, new_hands, events)
+
+
+_CARD_PLAYED = ev.CARD_PLAYED  # the shared CardPlayed events (events.card_played builds them)
 
 
 def _call_buob(state: MatchState, action: Mapping[str, Any]) -> Result:
@@ -417,26 +451,33 @@ def trick_winner(cards: Any, led: Any, buob: Any) -> tuple[int, int, int]:
         winner = buob.king_seat
     return winner, mask, narr_owner
 
-def _complete_trick(state: MatchState, fields: list[Any], trick: Trick,
+def _complete_trick(state: MatchState, trick: Trick, hands: tuple[int, int, int, int],
                     events: list[ev.Event]) -> Result:
     """RULES §7, in order: exchange → winner → distribute → settle the debt → next trick.
 
-    `fields` are the deal's, with the 4th card placed (hands and current trick)."""
-    number, leader, placed, led, buob, _, _ = trick
+    `trick` holds the four cards and `hands` are the hands after the 4th; `state` is the
+    table before it. As in `_play`, the deal and the table are rebuilt as tuple literals."""
+    (options, first_dealer, phase, dealer, totals, deals_played, bock_pending, deal,
+     winner_of_match) = state
+    assert deal is not None
+    (deal_number, deal_dealer, deck, passes, _, reveal, scart, is_bock, tricks, _, _,
+     led_suits, (pile_a, pile_b), debt, points, bock_triggered) = deal
+    number, leader, cards, led, buob, _, _ = trick
     assert led is not None  # four cards, at most one of them the Narr
-    cards = list(placed)
     # 1. A pending BUOB exchange (deferred or self): the jack takes the target's slot.
     if buob is not None:
         jack = JACKS[buob.suit]
         returned = None
         if buob.mode != _FORCED:
-            i = next(k for k, (s, _) in enumerate(cards) if s == buob.target)
-            x = cards[i][1]
+            placed = list(cards)
+            i = next(k for k, (s, _) in enumerate(placed) if s == buob.target)
+            x = placed[i][1]
             if x != jack:
-                hands = list(fields[_HANDS])
-                hands[buob.target] = (hands[buob.target] & ~(1 << jack)) | (1 << x)
-                fields[_HANDS] = tuple(hands)
-                cards[i] = (buob.target, jack)
+                new_hands = list(hands)
+                new_hands[buob.target] = (new_hands[buob.target] & ~(1 << jack)) | (1 << x)
+                hands = (new_hands[0], new_hands[1], new_hands[2], new_hands[3])
+                placed[i] = (buob.target, jack)
+                cards = tuple(placed)
                 returned = x
         buob = buob._replace(returned_card=returned)
         events.append(ev.BuobResolved(buob.target, returned, jack, number))
@@ -444,8 +485,7 @@ def _complete_trick(state: MatchState, fields: list[Any], trick: Trick,
     winner, mask, narr_owner = trick_winner(cards, led, buob)
     wteam = winner % 2
     # 3. Distribute: tricks 1-18 send the Narr to its owner's team, a debt if that team lost.
-    piles = list(fields[_PILES])
-    debt = fields[_DEBT]
+    piles = [pile_a, pile_b]
     if narr_owner >= 0 and number < TRICKS_PER_DEAL:
         owner_team = narr_owner % 2
         piles[owner_team] |= NARR_BIT
@@ -456,11 +496,11 @@ def _complete_trick(state: MatchState, fields: list[Any], trick: Trick,
             events.append(ev.NarrDebtCreated(number, debt.debtor, debt.creditor))
     else:
         piles[wteam] |= mask
-    done: Trick = _tuple_new(Trick, (number, leader, tuple(cards), led, buob, winner, ""))
-    events.append(ev.TrickWon(number, winner, TEAMS[wteam], done.cards))
+    done: Trick = _tuple_new(Trick, (number, leader, cards, led, buob, winner, ""))
+    events.append(ev.TrickWon(number, winner, TEAMS[wteam], cards))
     # 4. Try to settle a pending Narr debt with a 1-point card of the debtor's pile.
     if debt is not None and debt.status == "pending":
-        dt = 0 if debt.debtor == Team.A else 1
+        dt = 0 if debt.debtor == _TEAM_A else 1
         payable = piles[dt] & ONE_POINT_MASK
         if payable:
             paid = (payable & -payable).bit_length() - 1
@@ -469,18 +509,19 @@ def _complete_trick(state: MatchState, fields: list[Any], trick: Trick,
             debt = debt._replace(status="settled", paid_card=paid, settled_at=number)
             events.append(ev.NarrDebtSettled(debt.debtor, debt.creditor, number, paid))
     # 5. Record L as led; next trick or scoring.
-    fields[_TRICKS] = (*fields[_TRICKS], done)
-    fields[_PILES] = (piles[0], piles[1])
-    fields[_DEBT] = debt
-    led_suits = fields[_LED_SUITS]
     if led not in led_suits:
-        fields[_LED_SUITS] = led_suits + led
+        led_suits += led
     if number < TRICKS_PER_DEAL:
-        fields[_CURRENT] = _tuple_new(Trick, (number + 1, winner, (), None, None, None, ""))
-        fields[_TURN] = winner
-        return _with_deal(state, _tuple_new(Deal, fields)), events
-    fields[_CURRENT] = fields[_TURN] = None
-    return _score_deal(state, _tuple_new(Deal, fields), events)
+        new_deal: Deal = _tuple_new(Deal, (
+            deal_number, deal_dealer, deck, passes, hands, reveal, scart, is_bock,
+            (*tricks, done), _tuple_new(Trick, (number + 1, winner, (), None, None, None, "")),
+            winner, led_suits, (piles[0], piles[1]), debt, points, bock_triggered))
+        return _tuple_new(MatchState, (options, first_dealer, phase, dealer, totals,
+                                       deals_played, bock_pending, new_deal,
+                                       winner_of_match)), events
+    return _score_deal(state, _tuple_new(Deal, (
+        deal_number, deal_dealer, deck, passes, hands, reveal, scart, is_bock, (*tricks, done),
+        None, None, led_suits, (piles[0], piles[1]), debt, points, bock_triggered)), events)
 
 
 def _score_deal(state: MatchState, deal: Deal, events: list[ev.Event]) -> Result:
@@ -546,7 +587,7 @@ def _turn_timeout(state: MatchState, action: Mapping[str, Any]) -> Result:
     seat = deal.turn
     assert seat is not None
     card = lowest_cards(_legal_mask(deal, seat), 1)[0]
-    return _play(state, seat, card, False, None, auto=True)
+    return _play_card(state, {"seat": seat, "card": CARD_IDS[card]}, auto=True)
 
 
 def _regame(state: MatchState, action: Mapping[str, Any]) -> Result:
@@ -608,34 +649,51 @@ def legal_cards(state: MatchState, seat: int) -> list[str]:
     return ids_of(_legality(deal, seat)[0])
 
 
+# legal_actions' keys, in their order, with the values of a seat that may do nothing; the three
+# lists are filled in by legal_actions with new ones.
+_NOTHING: dict[str, Any] = {
+    "deal": False, "scart": False, "scart_allowed": None, "play": False, "legal_cards": None,
+    "buob_suits": None, "regame": False, "end_match": False, "new_match": False,
+}
+
+
 def legal_actions(state: MatchState, seat: int | None) -> dict[str, Any]:
     """What a seat may do now — the single source of legality for clients and bots.
 
     `buob_suits` is judged from what the seat can see (see buob.callable_suits); room-level
     permissions (owner, `regame_by`) are the web layer's and are not applied here.
     """
-    out: dict[str, Any] = {
+    deal = state.deal
+    phase = state.phase
+    # PLAY first: every card of a deal asks this for the seat on turn (and for every view),
+    # most often with no king on the table.
+    if phase is PLAY and seat is not None and deal is not None:
+        trick = deal.current
+        if trick is not None:
+            play = deal.turn == seat
+            legal = ids_of(trick_legality(deal.hands[seat], trick.led, trick.buob, seat)[0]
+                           ) if play else []
+            suits: list[str] = []
+            if trick.buob is None:
+                for _, c in trick.cards:  # no king on the table (most tricks): no call
+                    if c in KING_SUIT:
+                        suits = callable_suits(deal, seat, state.options)
+                        break
+            # A copy of the constant answer and four stores cost a third less than a literal
+            # of nine keys; the lists are new, never the template's.
+            out = _NOTHING.copy()
+            out["scart_allowed"] = []
+            out["play"] = play
+            out["legal_cards"] = legal
+            out["buob_suits"] = suits
+            return out
+    out = {
         "deal": False, "scart": False, "scart_allowed": [], "play": False, "legal_cards": [],
         "buob_suits": [], "regame": False, "end_match": False, "new_match": False,
     }
     if seat is None:
         return out
-    deal = state.deal
-    phase = state.phase
-    # PLAY first: every card of a deal asks this for the seat on turn and every view.
-    if phase == PLAY:
-        trick = None if deal is None else deal.current
-        if deal is not None and trick is not None:
-            if deal.turn == seat:
-                out["play"] = True
-                legal = trick_legality(deal.hands[seat], trick.led, trick.buob, seat)[0]
-                out["legal_cards"] = ids_of(legal)
-            if trick.buob is None:
-                for _, c in trick.cards:  # no king on the table (most tricks): no call
-                    if c in KING_SUIT:
-                        out["buob_suits"] = callable_suits(deal, seat, state.options)
-                        break
-    elif phase == DEALING:
+    if phase == DEALING:
         if deal is not None and deal.dealer == seat:
             out["deal"] = True
     elif phase == SCART:

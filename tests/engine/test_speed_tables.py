@@ -91,3 +91,45 @@ def test_options_json_holds_every_option_as_asdict_did() -> None:
         assert got == expected
         assert list(got) == [f.name for f in fields(Options)]  # every option, in order
         assert Options.from_json(got) == options
+
+
+def test_shared_card_played_events_and_the_played_cards_shortcut() -> None:
+    """Two shortcuts of the card path, against what they stand for, along random deals:
+    the shared CardPlayed of a card is the event `CardPlayed(...)` builds (equal, same
+    fields), one object per (seat, card, trick, auto); and the cards `callable_suits` takes as
+    played (in no hand, not in the scart) are exactly the cards of the completed tricks and
+    of the open one (RULES §8: what every seat has seen)."""
+    from games.engine import apply, new_match_state
+    from games.engine.errors import RuleError
+    from games.engine.events import BuobResolved, CardPlayed, card_played
+    from games.engine.playout import random_action
+    from games.engine.state import PLAY
+
+    rng = random.Random(151)
+    state = new_match_state(random_options(rng), 0)
+    checked = played_seen = exchanges = 0
+    while checked < 1500:
+        try:
+            state, events = apply(state, random_action(state, rng))
+        except RuleError:
+            continue
+        for e in events:
+            if isinstance(e, CardPlayed):
+                fresh = CardPlayed(e.seat, e.card, e.trick, e.auto)
+                assert e == fresh and hash(e) == hash(fresh)
+                assert card_played(e.seat, e.card, e.trick, e.auto) is e
+                played_seen += 1
+            if isinstance(e, BuobResolved) and e.returned_card is not None:
+                exchanges += 1  # a jack into the trick, a card back into a hand
+        deal = state.deal
+        if state.phase == PLAY and deal is not None and deal.current is not None:
+            assert deal.scart is not None
+            in_tricks = 0
+            for t in (*deal.tricks, deal.current):
+                for _, c in t.cards:
+                    in_tricks |= 1 << c
+            h0, h1, h2, h3 = deal.hands
+            scart = (1 << deal.scart[0]) | (1 << deal.scart[1])
+            assert ALL_MASK & ~(h0 | h1 | h2 | h3 | scart) == in_tricks
+            checked += 1
+    assert played_seen > 1000 and exchanges > 0
