@@ -8,6 +8,7 @@ language, filters the speakers they muted, and every refusal is a coded, transla
 
 from __future__ import annotations
 
+import importlib
 from typing import Any
 
 import pytest
@@ -21,7 +22,17 @@ from tests.games import tables
 from tests.games.live import TableClient
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True),
-              pytest.mark.timeout(90)]
+              pytest.mark.timeout(90), pytest.mark.usefixtures("palette")]
+
+
+@pytest.fixture
+def palette(transactional_db: Any) -> None:
+    """The seeded quick phrases (migration 0007): a transactional test's flush removes the
+    migration's rows, so each test seeds them again the way the migration does."""
+    from django.apps import apps
+
+    seed = importlib.import_module("games.migrations.0007_table_talk").seed_phrases
+    seed(apps, None)
 
 
 async def say(c: TableClient, **fields: Any) -> dict[str, Any]:
