@@ -94,8 +94,10 @@ export function createTalk({ words, me, send, toast }) {
   };
   /** @type {Map<number, TalkLine>} */
   const lines = new Map();
-  /** @type {Set<number>} */
-  const muted = new Set();
+  /** @type {Map<number, string>} the speakers muted from this page, by id: their names */
+  const muted = new Map();
+  const unmuteRow = h("div.talk-unmute");
+  note.after(unmuteRow);
   /** @type {Set<number>} */
   const reported = new Set();
   let seated = false;
@@ -155,6 +157,13 @@ export function createTalk({ words, me, send, toast }) {
     for (const list of Object.values(lists)) {
       if (!list.children.length) list.dataset.empty = words.empty;
     }
+    unmuteRow.replaceChildren(...[...muted].map(([id, name]) => h("button.talk-unmute-one",
+      { type: "button", onclick: () => {
+        if (send({ type: "mute", action_id: uuid(), player: id, muted: false })) {
+          muted.delete(id);
+          layout();
+        }
+      } }, fmt(words.unmute, { name }))));
   }
 
   /** @param {TalkLine} m */
@@ -163,7 +172,12 @@ export function createTalk({ words, me, send, toast }) {
     const actions = mine ? null : h("span.talk-actions", null,
       h("button.talk-mute", { type: "button", "aria-pressed": String(muted.has(m.author)),
         "aria-label": fmt(words.mute, { name: m.name }), title: fmt(words.mute, { name: m.name }),
-        onclick: () => { send({ type: "mute", action_id: uuid(), player: m.author, muted: true }); } },
+        onclick: () => {
+          if (send({ type: "mute", action_id: uuid(), player: m.author, muted: true })) {
+            muted.set(m.author, m.name);
+            layout();
+          }
+        } },
       "⊘"),
       h("button.talk-report", { type: "button", disabled: reported.has(m.id),
         "aria-label": fmt(words.report, { name: m.name }), title: fmt(words.report, { name: m.name }),
