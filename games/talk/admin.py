@@ -20,7 +20,14 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 from modeltranslation.admin import TabbedTranslationAdmin
 
-from games.models import BlockedWord, QuickPhrase, TalkMessage, TalkReport, TalkSuspension
+from games.models import (
+    BlockedWord,
+    QuickPhrase,
+    TalkMessage,
+    TalkMute,
+    TalkReport,
+    TalkSuspension,
+)
 from games.talk import moderation
 
 
@@ -169,6 +176,21 @@ class TalkSuspensionAdmin(admin.ModelAdmin):
     list_filter = ("until",)
     search_fields = ("user__username",)
     raw_id_fields = ("user",)
+
+
+@admin.register(TalkMute)
+class TalkMuteAdmin(admin.ModelAdmin):
+    """Each player's own choice: staff may look (a harassment report), not choose for them."""
+
+    list_display = ("user", "muted", "created")
+    search_fields = ("user__username", "muted__username")
+    readonly_fields = ("user", "muted", "created")
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
 
 
 @admin.register(QuickPhrase)
