@@ -126,11 +126,13 @@ export function createTalk({ words, me, send, toast }) {
   }
   wideQuery.addEventListener("change", () => { open = wideQuery.matches; layout(); });
 
-  /** @param {Record<string, unknown>} fields */
+  /**
+   * Send `say`; false while offline (the table shows its own offline banner then, and the
+   * text stays in the input to send again).
+   * @param {Record<string, unknown>} fields
+   */
   function say(fields) {
-    const ok = send({ type: "say", action_id: uuid(), ...fields });
-    if (!ok) toast(words.title);
-    return ok;
+    return send({ type: "say", action_id: uuid(), ...fields });
   }
 
   function layout() {
