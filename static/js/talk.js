@@ -76,7 +76,9 @@ export function textNodes(text, links) {
  */
 export function createTalk({ words, me, send, toast }) {
   const found = document.getElementById("talk");
-  const toggle = document.getElementById("talk-toggle");
+  // The header's button, a small phone's in the room drawer (talk.css shows one of them), and
+  // the panel's own "hide" button.
+  const toggles = /** @type {HTMLButtonElement[]} */ ([...document.querySelectorAll(".talk-toggle")]);
   if (!found || !me) {
     if (found) found.remove();
     return { handle: (/** @type {{ type: string }} */ _m) => false, setView: (/** @type {any} */ _v) => {} };
@@ -121,8 +123,15 @@ export function createTalk({ words, me, send, toast }) {
 
   // A panel beside the table on a wide screen; on a phone a drawer the button opens.
   let open = wideQuery.matches;
-  if (toggle) {
-    toggle.addEventListener("click", () => { open = !open; layout(); if (open) input.focus(); });
+  for (const toggle of toggles) {
+    toggle.addEventListener("click", () => {
+      open = !open;
+      // From the room drawer: it closes, so the talk shows at once.
+      const dialog = toggle.closest("dialog");
+      if (dialog) dialog.close();
+      layout();
+      if (open) input.focus();
+    });
   }
   wideQuery.addEventListener("change", () => { open = wideQuery.matches; layout(); });
 
@@ -137,9 +146,11 @@ export function createTalk({ words, me, send, toast }) {
 
   function layout() {
     panel.hidden = !open;
-    if (toggle) {
+    for (const toggle of toggles) {
       toggle.setAttribute("aria-expanded", String(open));
-      toggle.textContent = open ? words.close : words.open;
+      if (!toggle.classList.contains("talk-toggle-close")) {
+        toggle.textContent = open ? words.close : words.open;
+      }
     }
     tabs.hidden = seated;
     if (seated) tab = "table";

@@ -1,5 +1,5 @@
 """Table talk in a real browser (issue #17): the owner, on a wide screen, talks beside the
-table; Anna, on a phone, opens the talk drawer, reads it — markup shown as text — and answers
+table; Anna, on a phone, opens the talk drawer (from the room drawer), reads it — markup shown as text — and answers
 with a quick phrase; the drawer never covers her hand or the trick. The panel is axe-clean."""
 
 from __future__ import annotations
@@ -61,13 +61,16 @@ def test_talk_beside_the_table_and_in_a_phone_drawer(browser: Any, site_server: 
             raise
         # Wide screen: the panel is open beside the table.
         assert owner.locator("#talk").is_visible()
-        assert not owner.locator("#talk-toggle").is_visible()
+        assert owner.locator(".talk-toggle:visible").count() == 0
         owner.fill("#talk-input", ATTACK)
         owner.press("#talk-input", "Enter")
         owner.wait_for_selector("#talk-list-table .talk-line")
         # Phone: closed until the header's button opens it, then in the flow below the table.
         assert not anna.locator("#talk").is_visible()
-        anna.click("#talk-toggle")
+        # A small phone's header has no room left: "Talk" is in the room drawer.
+        anna.click("#drawer-toggle")
+        anna.locator(".talk-toggle:visible").click()
+        assert not anna.locator("#room-drawer").is_visible()
         line = anna.locator("#talk-list-table .talk-line .talk-text").first
         line.wait_for()
         assert line.inner_text() == ATTACK
