@@ -1,6 +1,7 @@
 """Table talk in a real browser (issue #17): the owner, on a wide screen, talks beside the
-table; Anna, on a phone, opens the talk drawer (from the room drawer), reads it — markup shown as text — and answers
-with a quick phrase; the drawer never covers her hand or the trick. The panel is axe-clean."""
+table; Anna, on a phone, opens the talk drawer (from the room drawer), reads it — markup shown
+as text — and answers with a quick phrase; the drawer never covers her hand or the trick. The
+panel is axe-clean."""
 
 from __future__ import annotations
 
