@@ -342,3 +342,7 @@ class RatingHistoryAdmin(ReadOnlyAdmin):
     search_fields = ("user__username", "user__display_name")
     list_select_related = ("user", "match__room")
     date_hierarchy = "at"
+
+
+# --- table talk (issue #17): its own admin module, registered with the site here ----------
+from games.talk import admin as _talk_admin  # noqa: E402, F401

@@ -15,6 +15,10 @@ class GamesConfig(AppConfig):
         from games.services import bot_wakeups, outbox, wakeups
 
         outbox.register(broadcast)
+        from games.live import talk as live_talk
+        from games.talk import hooks as talk_hooks
+
+        talk_hooks.register(live_talk)
         wakeups.register_local(timer_loop.embedded.schedule)
         bot_wakeups.register_local(bot_pool.embedded.schedule)
 

@@ -35,6 +35,8 @@ EXPLANATIONS = {
                       "(0 = no turn timer, else 15 to 120)."),
     "stand_in_seconds": _("Seconds a seated player may be away before a bot plays their seat "
                           "until they return (0 = never, else up to 600)."),
+    "table_talk": _("What players may say at the table: anything, only the quick phrases, or "
+                    "nothing (a silent table)."),
 }
 
 
@@ -81,6 +83,9 @@ class HouseRulesForm(forms.Form):
         initial=["tie", "all_tricks"], required=False, widget=forms.CheckboxSelectMultiple)
     turn_seconds = forms.IntegerField(min_value=0, max_value=120, initial=0)
     stand_in_seconds = forms.IntegerField(min_value=0, max_value=600, initial=60)
+    table_talk = forms.ChoiceField(
+        choices=_choices("table_talk", ("free", "phrases", "silent")), initial="free",
+        widget=forms.RadioSelect)
 
     option_keys = tuple(LABELS)
 

@@ -3,7 +3,7 @@ field gets one column per language and the admin shows a tab per language."""
 
 from modeltranslation.translator import TranslationOptions, register
 
-from .models import Announcement, FAQEntry
+from .models import Announcement, FAQEntry, QuickPhrase
 
 
 @register(FAQEntry)
@@ -15,4 +15,10 @@ class FAQEntryTranslationOptions(TranslationOptions):
 @register(Announcement)
 class AnnouncementTranslationOptions(TranslationOptions):
     fields = ("title", "body")
+    required_languages = ("en",)
+
+
+@register(QuickPhrase)
+class QuickPhraseTranslationOptions(TranslationOptions):
+    fields = ("text",)
     required_languages = ("en",)

@@ -12,6 +12,7 @@ BUOB_CALLER = ("any", "king_team")
 REGAME_BY = ("any", "owner")
 MATCH_DEALS = (4, 0, 8, 12, 16)
 BOCK_TRIGGERS = ("tie", "all_tricks")
+TABLE_TALK = ("free", "phrases", "silent")
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,6 +29,8 @@ class Options:
     # Not a rule of the game but the room's: how long a seated player may be away before a
     # bot stands in for them (0: never). The engine never reads it.
     stand_in_seconds: int = 60
+    # The room's, not the game's either: what the table talk allows (issue #17; games/talk/).
+    table_talk: str = "free"
 
     @classmethod
     def from_json(cls, data: Any) -> Options:
@@ -63,6 +66,7 @@ class Options:
             "bock_triggers": list(self.bock_triggers),
             "turn_seconds": self.turn_seconds,
             "stand_in_seconds": self.stand_in_seconds,
+            "table_talk": self.table_talk,
         }
 
 
@@ -92,7 +96,7 @@ def _check(key: str, value: Any) -> Any:
             raise OptionsError(key, "must be true or false")
         return value
     choices = {"scart_forbidden": SCART_FORBIDDEN, "buob_caller": BUOB_CALLER,
-               "regame_by": REGAME_BY}
+               "regame_by": REGAME_BY, "table_talk": TABLE_TALK}
     if key in choices:
         if value not in choices[key]:
             raise OptionsError(key, "must be one of " + ", ".join(choices[key]))

@@ -20,8 +20,8 @@ from typing import Any
 
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
 from games.engine import MatchState, PublicRefusal, apply, new_match_state, team_of
 from games.engine.cards import ids_of
@@ -30,7 +30,8 @@ from games.engine.events import BuobRefused
 from games.engine.options import Options
 from games.engine.state import tricks_won
 from games.engine.transcript import TRANSCRIPT_FORMAT
-from games.models import Match, MatchStatus, Round, RoundAction
+from games.models import Match, MatchStatus, Round, RoundAction, TalkAudience, TalkMessage
+from games.talk.frames import phrase_texts
 
 # The engine actions a match's log can hold, and the fields the transcript format knows.
 _SEATED = frozenset({"deal_next_pass", "discard_scart", "play_card", "call_buob"})
@@ -170,6 +171,7 @@ def frame(la: LoggedAction, state: MatchState) -> dict[str, Any]:
             and state.phase in ("PLAY", "ROUND_OVER", "MATCH_OVER"):
         shown = deal.tricks[-1]  # the card just played completed this trick
     return {
+        "version": la.row.version,
         "deal": deal.number,
         "dealer": deal.dealer,
         "bock": deal.is_bock,
@@ -197,7 +199,24 @@ def replay_data(match: Match) -> dict[str, Any]:
         "players": players,
         # A public refusal changes nothing a frame shows: no step of its own.
         "frames": [frame(la, st) for la, st in replay_states(match) if la.refused is None],
+        "talk": talk_said(match),
     }
+
+
+def talk_said(match: Match) -> list[dict[str, Any]]:
+    """The players' table talk of the match (issue #17), each message with the table version
+    it was said at, a quick phrase in the active language; hidden messages and the
+    spectators' chat are not part of the replay."""
+    language = (get_language() or "en").split("-")[0]
+    rows = (TalkMessage.objects
+            .filter(match=match, audience=TalkAudience.TABLE, hidden__isnull=True)
+            .select_related("author", "phrase").order_by("pk"))
+    out = []
+    for m in rows:
+        text = phrase_texts(m.phrase)[language] if m.phrase is not None else m.text
+        out.append({"version": m.version, "seat": m.seat, "name": m.author.public_name,
+                    "text": text})
+    return out
 
 
 # --- the deal-by-deal summary ----------------------------------------------------------------

@@ -209,6 +209,7 @@ def _replay_labels() -> dict[str, Any]:
     """The viewer's words, in the page's language (static/js/replay.js has none of its own)."""
     return {
         "phase": {k: str(v) for k, v in Phase.choices},
+        "talk": _("Table talk"),
         "action": {
             "start_round": _("The first deal starts"),
             "regame": _("A new deal starts"),

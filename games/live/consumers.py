@@ -25,7 +25,8 @@ from django.utils import translation
 from accounts.sessions import session_tag, still_signed_in
 from games import services
 from games.live import bot_pool, broadcast, timer_loop
-from games.live.protocol import ProtocolError, parse
+from games.live.protocol import TALK_TYPES, ProtocolError, parse
+from games.live.talk import TalkMixin
 from games.text.errors import message_for
 
 log = logging.getLogger(__name__)
@@ -82,7 +83,7 @@ def _if_signed_in(auth: tuple[int, str, str | None], func: Callable[..., Any], *
     return func(*args)
 
 
-class RoomConsumer(AsyncWebsocketConsumer):
+class RoomConsumer(TalkMixin, AsyncWebsocketConsumer):
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         # However the socket ends (a close, a crash, the server cancelling it), its Connection
         # row and group memberships go with it: `_cleanup` is idempotent.
@@ -227,6 +228,10 @@ class RoomConsumer(AsyncWebsocketConsumer):
             else:
                 await self._shut("NOT_AUTHENTICATED")
             return
+        if cmd.type in TALK_TYPES:
+            # Talk never changes the table: no room lock, its own handler (games/live/talk.py).
+            await self.talk_command(cmd)
+            return
         try:
             async with self.room_lock:
                 outcome = await _db(_if_signed_in)(self.auth, services.submit, self.code,
@@ -301,6 +306,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
         if actual != seat:
             await self._join(actual)
         await self.send(text_data=broadcast.encode(snap.state_message(actual)))
+        await self.talk_resync()
 
     async def table_update(self, event: dict[str, Any]) -> None:
         if self._closing():

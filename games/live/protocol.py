@@ -28,7 +28,10 @@ _BRACKET = re.compile(r"[\[\]{}]")
 # writer's own Command, so the writer knows nothing of frames.
 CONTROL_TYPES = frozenset({"sync", "ping"})
 SYSTEM_TYPES = frozenset({"end_reveal", "turn_timeout"})
-ALL_TYPES = GAME_TYPES | LOBBY_TYPES | CONTROL_TYPES
+# Table talk (games/talk/): an action_id (acked once) but no expected_version, since talk
+# never changes the table; the message records the version it was said at.
+TALK_TYPES = frozenset({"say", "mute", "report"})
+ALL_TYPES = GAME_TYPES | LOBBY_TYPES | CONTROL_TYPES | TALK_TYPES
 
 # type → {field: (required, kind)}
 _FIELDS: dict[str, dict[str, tuple[bool, str]]] = {
@@ -55,6 +58,10 @@ _FIELDS: dict[str, dict[str, tuple[bool, str]]] = {
     "remove_bot": {"index": (True, "seat")},
     "sync": {},
     "ping": {},
+    # Exactly one of text and phrase (games/talk/speech.py refuses both or neither).
+    "say": {"text": (False, "talk_text"), "phrase": (False, "phrase")},
+    "mute": {"player": (True, "int"), "muted": (True, "bool")},
+    "report": {"message": (True, "int")},
 }
 
 
@@ -95,6 +102,11 @@ def _valid(kind: str, value: Any) -> bool:
         return isinstance(value, dict)
     if kind == "visibility":
         return value in ("public", "private")
+    if kind == "talk_text":
+        # Any string the frame limit allows: its length is talk's to refuse (TALK_TOO_LONG).
+        return isinstance(value, str)
+    if kind == "phrase":
+        return isinstance(value, str) and 0 < len(value) <= 40
     if kind == "name":
         return isinstance(value, str) and len(value) <= 60 and is_plain_text(value)
     raise AssertionError(kind)  # pragma: no cover
@@ -153,6 +165,7 @@ def parse(frame: str | bytes | None) -> Command:
             raise ProtocolError("MISSING_FIELD", None, "action_id")
         if action_id is None:
             raise ProtocolError("INVALID_FIELD", None, "action_id")
+    if kind not in CONTROL_TYPES and kind not in TALK_TYPES:
         if "expected_version" not in data:
             raise ProtocolError("MISSING_FIELD", action_id, "expected_version")
         expected = data["expected_version"]

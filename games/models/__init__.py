@@ -27,10 +27,20 @@ from games.models.table import (
     Winner,
     new_invite_code,
 )
+from games.models.talk import (
+    BlockedWord,
+    QuickPhrase,
+    TalkAudience,
+    TalkMessage,
+    TalkMute,
+    TalkReport,
+    TalkSuspension,
+)
 
 __all__ = [
-    "INVITE_ALPHABET", "INVITE_LENGTH", "Announcement", "Connection", "DeadlineKind",
-    "DebtStatus", "FAQEntry", "Match", "MatchStatus", "NarrDebt", "PairStats", "Phase",
-    "PlayerRating", "RatingHistory", "Room", "Round", "RoundAction", "Seat", "Team", "Trick",
-    "Visibility", "Winner", "new_invite_code",
+    "INVITE_ALPHABET", "INVITE_LENGTH", "Announcement", "BlockedWord", "Connection",
+    "DeadlineKind", "DebtStatus", "FAQEntry", "Match", "MatchStatus", "NarrDebt", "PairStats",
+    "Phase", "PlayerRating", "QuickPhrase", "RatingHistory", "Room", "Round", "RoundAction",
+    "Seat", "TalkAudience", "TalkMessage", "TalkMute", "TalkReport", "TalkSuspension", "Team",
+    "Trick", "Visibility", "Winner", "new_invite_code",
 ]

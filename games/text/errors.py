@@ -64,6 +64,19 @@ MESSAGES: dict[str, Promise] = {
     ErrorCode.NO_BOT_IN_SEAT: _("No bot sits in that seat: choose a seat a bot holds."),
     ErrorCode.NOT_STANDING_IN: _("The player is back at the table: the bot no longer plays "
                                  "for them."),
+    # Table talk (issue #17)
+    ErrorCode.TALK_SILENT: _("This is a silent table: the room owner has switched table talk "
+                             "off."),
+    ErrorCode.TALK_PHRASES_ONLY: _("At this table only the quick phrases may be said: choose "
+                                   "one from the palette."),
+    ErrorCode.TALK_EMPTY: _("Write something before sending."),
+    ErrorCode.TALK_TOO_LONG: _("That message is too long: say it in 200 characters or fewer."),
+    ErrorCode.TALK_TOO_FAST: _("You are talking too fast: wait a few seconds."),
+    ErrorCode.TALK_BLOCKED_WORD: _("That message contains a word that is not allowed here: "
+                                   "please say it differently."),
+    ErrorCode.TALK_SUSPENDED: _("Your table talk is suspended for a while."),
+    ErrorCode.UNKNOWN_PHRASE: _("There is no such quick phrase: choose one from the palette."),
+    ErrorCode.TALK_MESSAGE_NOT_FOUND: _("That message is no longer there."),
     ErrorCode.ROOM_CLOSED: _("This room is closed: open a new table from the home page."),
     ErrorCode.ROOM_NOT_FOUND: _("There is no room with this invite code."),
     ErrorCode.SPECTATORS_NOT_ALLOWED: _("The room owner does not allow spectators at this table."),

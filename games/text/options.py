@@ -23,6 +23,7 @@ LABELS: dict[str, Promise] = {
     "bock_triggers": gettext_lazy("What starts a Bock round"),
     "turn_seconds": gettext_lazy("Turn timer"),
     "stand_in_seconds": gettext_lazy("A bot stands in for an away player after"),
+    "table_talk": gettext_lazy("Table talk"),
 }
 
 
@@ -52,6 +53,9 @@ def describe(key: str, value: Any) -> str:
         return {"any": _("any player"), "king_team": _("the team of the king's player")}[value]
     if key == "regame_by":
         return {"any": _("any seated player"), "owner": _("the room owner")}[value]
+    if key == "table_talk":
+        return {"free": _("free talk"), "phrases": _("quick phrases only"),
+                "silent": _("silent table")}[value]
     if key == "match_deals":
         return _("unlimited") if value == 0 else str(value)
     if key == "bock_triggers":
@@ -99,6 +103,7 @@ def rule_words() -> dict[str, Any]:
                                 for v in ("honours", "none", "honours_and_trumps")},
             "buob_caller": {v: describe("buob_caller", v) for v in ("any", "king_team")},
             "regame_by": {v: describe("regame_by", v) for v in ("any", "owner")},
+            "table_talk": {v: describe("table_talk", v) for v in ("free", "phrases", "silent")},
             "bock_triggers": {"tie": str(_("a 36:36 tie")),
                               "all_tricks": str(_("one team takes all 19 tricks"))},
         },

@@ -28,6 +28,7 @@ from games.text.cards import card_names
 from games.text.errors import message_for
 from games.text.options import house_rules, rule_words
 from games.text.table import ui_strings
+from games.text.talk import talk_words
 
 # The live table's ES modules: an import map points each one at its hashed static URL, so the
 # modules' own relative imports ("./net.js") are cached forever like every other static file,
@@ -40,7 +41,7 @@ TABLE_MODULES = (
     "views/trick.js", "views/dialogs.js", "views/actions.js", "views/hand.js",
     "views/scoresheet.js", "views/status.js", "views/toasts.js", "views/bots.js",
     "views/attention.js", "views/sounds.js", "views/help.js",
-    "room_chrome.js",
+    "room_chrome.js", "talk.js",
 )
 
 OPEN_TABLES_SHOWN = 20
@@ -131,6 +132,7 @@ def room(request: HttpRequest, code: str) -> HttpResponse:
             "running_match": running,
             "house_rules": house_rules(services.rules_of(room)),
             "rule_words": rule_words(),
+            "talk_words": talk_words(),
         },
     )
 

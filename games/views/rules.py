@@ -225,6 +225,12 @@ OPTION_EFFECTS: dict[str, tuple[Promise, tuple[tuple[Promise, Promise], ...]]] =
          (_("off"), _("No bot stands in: the table waits for the away player, or for the turn "
                       "timer."))),
     ),
+    "table_talk": (
+        _("Players may talk at the table, freely or with the quick phrases; what a seated "
+          "player says is public to the whole table, and spectators chat among themselves."),
+        ((_("quick phrases only"), _("Only the quick phrases of the palette may be said.")),
+         (_("silent table"), _("Nobody may talk at the table, as in a tournament."))),
+    ),
 }
 
 

@@ -33,6 +33,7 @@
  * @property {Array<"tie" | "all_tricks">} bock_triggers
  * @property {number} turn_seconds 0 = no turn timer, or 15–120
  * @property {number} [stand_in_seconds] 0 = no stand-in bot, or 1–600 s away before one plays
+ * @property {"free" | "phrases" | "silent"} [table_talk] what the table talk allows (issue #17)
  */
 
 // --- the view (protocol §6) -----------------------------------------------------------------

@@ -50,6 +50,7 @@ import { fmt, h } from "./dom.js";
 /**
  * The match after one action, with every card (the match is over).
  * @typedef {object} ReplayFrame
+ * @property {number} version the table's version after this action
  * @property {number} deal
  * @property {number} dealer
  * @property {boolean} bock
@@ -72,6 +73,12 @@ import { fmt, h } from "./dom.js";
  * @property {number} match
  * @property {string[]} players by seat
  * @property {ReplayFrame[]} frames
+ * @property {ReplayTalk[]} [talk] the players' table talk, by the version it was said at
+ */
+
+/**
+ * One thing a player said at the table (issue #17), shown from the step it was said at.
+ * @typedef {{ version: number, seat: number | null, name: string, text: string }} ReplayTalk
  */
 
 /**
@@ -82,7 +89,7 @@ import { fmt, h } from "./dom.js";
  *   narr_debt: string, won_by: string, buob: string, step: string, error: string,
  *   buob_called: string, buob_exchange: string, buob_jack_in: string,
  *   mode: Record<BuobMode, string>, suit: Record<Suit, string>, face_down: string,
- *   debt_status: Record<string, string> }} ReplayLabels
+ *   debt_status: Record<string, string>, talk?: string }} ReplayLabels
  */
 
 /**
@@ -132,6 +139,8 @@ export class Replay {
           && (f.action.type === "play_card" || f.action.type === "turn_timeout")) this.trickEnds.push(i);
     });
     this.index = 0;
+    /** @type {ReplayTalk[]} */
+    this.talk = data.talk || [];
     /** @type {ReplayViewer} */
     this.view = "all";
     /** @param {string} selector */
@@ -346,8 +355,28 @@ export class Replay {
     }
     center.append(h("p", null, `${L.totals}: A ${frame.totals[0]} · B ${frame.totals[1]}`));
 
+    const talk = this.talkAt(frame);
+    if (talk.length) {
+      // What was said up to this step, the last few; what was said at this step stands out.
+      // Always text, never markup (textContent through `h`).
+      center.append(h("ol.replay-talk", { "aria-label": L.talk || "" }, talk.map(([m, now]) =>
+        h(`li${now ? ".now" : ""}`, null, h("b", null, m.name), " ", m.text))));
+    }
     this.table.replaceChildren(seats[2], h("div.replay-middle", null,
       seats[1], center, seats[3]), seats[0]);
+  }
+
+  /**
+   * The talk said by `frame`'s step (the last five), each with whether it was said at it.
+   * @param {ReplayFrame} frame
+   * @returns {[ReplayTalk, boolean][]}
+   */
+  talkAt(frame) {
+    const next = this.frames[this.index + 1];
+    const until = next ? next.version : Infinity;
+    const prior = this.index > 0 ? frame.version : -Infinity;
+    return this.talk.filter((m) => m.version < until).slice(-5)
+      .map((m) => /** @type {[ReplayTalk, boolean]} */ ([m, m.version >= prior]));
   }
 }
 
@@ -365,7 +394,16 @@ async function start() {
     if (!response.ok) throw new Error(String(response.status));
     /** @type {ReplayData} */
     const data = await response.json();
-    /** @type {Window & { troccasReplay?: Replay }} */ (window).troccasReplay = new Replay(root, data, labels, cards);
+    const replay = new Replay(root, data, labels, cards);
+    /** @type {Window & { troccasReplay?: Replay }} */ (window).troccasReplay = replay;
+    // "#v<version>" (the admin's link to a reported message): the step of that moment.
+    const wanted = /^#v(\d+)$/.exec(window.location.hash);
+    if (wanted) {
+      const v = Number(wanted[1]);
+      let at = -1;
+      replay.frames.forEach((f, i) => { if (f.version <= v) at = i; });
+      if (at >= 0) { replay.index = at; replay.render(); }
+    }
   } catch {
     /** @type {HTMLElement} */ (root.querySelector(".replay-info")).textContent = labels.error;
   }

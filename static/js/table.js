@@ -11,6 +11,7 @@ import { nameBots } from "./views/bots.js";
 import { roomChrome } from "./room_chrome.js";
 import { rulesEditor } from "./views/dialogs.js";
 import { renderRules } from "./views/rules.js";
+import { createTalk } from "./talk.js";
 import { notices } from "./views/toasts.js";
 
 /**
@@ -172,6 +173,9 @@ function start() {
     },
     onMessage,
   });
+  const talk = createTalk({ words: read("talk-words"), me: cfg.me,
+    // Talk frames are not table commands (no expected_version): docs/protocol.md "Table talk".
+    send: (m) => conn.send(/** @type {any} */ (m)), toast: (text, kind) => toast(text, kind) });
   conn.connect();
 
   function sync() {
@@ -181,6 +185,7 @@ function start() {
 
   /** @param {ServerMessage} msg */
   function onMessage(msg) {
+    if (talk.handle(msg)) return;
     switch (msg.type) {
       case "state":
         applyState(msg);
@@ -241,6 +246,7 @@ function start() {
     table.apply(msg.view, events);
     chrome.setInMatch(!table.inLobby());
     renderRules(rulesTable, ruleWords, msg.view.room.options);
+    talk.setView(msg.view);
     const dt = performance.now() - t0;
     metrics.lastApplyMs = dt;
     metrics.maxApplyMs = Math.max(metrics.maxApplyMs, dt);

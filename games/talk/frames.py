@@ -1,0 +1,79 @@
+"""The talk frames of docs/protocol.md §talk, built for one reader.
+
+A stored message becomes a language-neutral payload once (`payload_of`, what the channel
+layer carries); each socket turns it into its reader's frame (`for_reader`): a quick phrase in
+the reader's language, and whether its links may be links. Hidden messages are never sent.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from django.conf import settings
+
+from games.models import QuickPhrase, Room, TalkAudience, TalkMessage
+from games.talk.readers import links_allowed
+
+# What a socket gets of the current match on connect or resync.
+HISTORY_LENGTH = 50
+
+
+def phrase_texts(phrase: QuickPhrase) -> dict[str, str]:
+    """A phrase in every language (the English one where a translation is missing)."""
+    english = getattr(phrase, "text_en", None) or phrase.text
+    return {code: getattr(phrase, f"text_{code}", None) or english
+            for code, _ in settings.LANGUAGES}
+
+
+def payload_of(message: TalkMessage) -> dict[str, Any]:
+    phrase = message.phrase
+    return {
+        "id": message.pk, "audience": message.audience, "author": message.author_id,
+        "name": message.author.public_name, "seat": message.seat, "text": message.text,
+        "phrase": phrase.key if phrase is not None else None,
+        "phrase_text": phrase_texts(phrase) if phrase is not None else None,
+        "match": message.match_id, "version": message.version, "deal": message.deal,
+        "trick": message.trick,
+        "at": message.created.isoformat(),
+    }
+
+
+def for_reader(payload: dict[str, Any], language: str, reader_id: int) -> dict[str, Any]:
+    """One message as `reader_id` (reading in `language`) sees it."""
+    texts = payload["phrase_text"]
+    shown = dict(payload)
+    del shown["phrase_text"]
+    if texts is not None:
+        shown["text"] = texts.get(language) or texts.get(settings.LANGUAGE_CODE, "")
+    shown["links"] = links_allowed(reader_id, payload["author"])
+    return shown
+
+
+def palette(language: str) -> list[dict[str, str]]:
+    """The active quick phrases, in `language`, in the palette's order."""
+    return [{"key": p.key, "text": phrase_texts(p)[language]}
+            for p in QuickPhrase.objects.filter(active=True)]
+
+
+def audiences_for(seat: int | None) -> tuple[str, ...]:
+    """What a socket may read: a seat the table's talk; a spectator that and their chat."""
+    if seat is not None:
+        return (TalkAudience.TABLE,)
+    return (TalkAudience.TABLE, TalkAudience.SPECTATORS)
+
+
+def history(code: str, seat: int | None, reader_id: int, language: str,
+            hidden: Iterable[int]) -> dict[str, Any]:
+    """The `talk_history` frame: the last HISTORY_LENGTH visible messages of the current
+    match (or of the lobby, before a first match) that this reader may see, oldest first."""
+    room = Room.objects.filter(code=code).values("id", "current_match_id").first()
+    messages: list[dict[str, Any]] = []
+    if room is not None:
+        rows = (TalkMessage.objects
+                .filter(room_id=room["id"], match_id=room["current_match_id"],
+                        hidden__isnull=True, audience__in=audiences_for(seat))
+                .exclude(author_id__in=list(hidden))
+                .select_related("author", "phrase").order_by("-pk")[:HISTORY_LENGTH])
+        messages = [for_reader(payload_of(m), language, reader_id) for m in reversed(rows)]
+    return {"type": "talk_history", "messages": messages}

@@ -1,0 +1,74 @@
+"""Keeping the talk civil: mutes (per user, at every table), one-click reports, and the staff's
+hide and suspend (the admin's actions, games/admin.py)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from games.models import TalkMessage, TalkMute, TalkReport, TalkSuspension
+from games.talk import hooks
+from games.talk.errors import TalkError
+from games.talk.frames import audiences_for
+
+# How many messages on each side of a reported one the admin shows as its context.
+CONTEXT = 5
+
+
+def set_mute(user: Any, other_id: int, muted: bool) -> None:
+    """`user` mutes (or unmutes) `other_id` everywhere; their sockets refilter at once."""
+    if other_id == user.pk:
+        raise TalkError("CANNOT_TARGET_SELF")
+    with transaction.atomic():
+        if muted:
+            TalkMute.objects.get_or_create(user_id=user.pk, muted_id=other_id)
+        else:
+            TalkMute.objects.filter(user_id=user.pk, muted_id=other_id).delete()
+        hooks.mutes_changed(user.pk)
+
+
+def report(user: Any, code: str, message_id: int, seat: int | None) -> TalkReport:
+    """`user` reports a message they could read at table `code`; a second report of the same
+    message by the same user is the same report."""
+    message = (TalkMessage.objects
+               .filter(pk=message_id, room__code=code, hidden__isnull=True,
+                       audience__in=audiences_for(seat)).first())
+    if message is None:
+        raise TalkError("TALK_MESSAGE_NOT_FOUND")
+    if message.author_id == user.pk:
+        raise TalkError("CANNOT_TARGET_SELF")
+    try:
+        with transaction.atomic():
+            return TalkReport.objects.create(message=message, reporter_id=user.pk)
+    except IntegrityError:
+        return TalkReport.objects.get(message=message, reporter_id=user.pk)
+
+
+def hide(message: TalkMessage, staff: Any) -> bool:
+    """Hide a message for everyone: gone from every socket at once and from the replay.
+    Returns False if it was hidden already."""
+    with transaction.atomic():
+        changed = TalkMessage.objects.filter(pk=message.pk, hidden__isnull=True).update(
+            hidden=timezone.now(), hidden_by=staff)
+        TalkReport.objects.filter(message_id=message.pk).update(resolved=True)
+        if changed:
+            hooks.hidden(message.room.code, message.pk)
+    return bool(changed)
+
+
+def suspend(user_id: int, days: float, reason: str = "") -> TalkSuspension:
+    """No talk from `user_id` at any table for `days`."""
+    return TalkSuspension.objects.create(user_id=user_id, reason=reason[:200],
+                                         until=timezone.now() + timedelta(days=days))
+
+
+def context(message: TalkMessage) -> list[TalkMessage]:
+    """The messages around `message` in its room and audience, hidden ones included (staff
+    judge a report by what was said), `message` among them."""
+    same = TalkMessage.objects.filter(room_id=message.room_id, audience=message.audience)
+    before = list(same.filter(pk__lt=message.pk).order_by("-pk")[:CONTEXT])
+    after = list(same.filter(pk__gt=message.pk).order_by("pk")[:CONTEXT])
+    return [*reversed(before), message, *after]

@@ -1,0 +1,39 @@
+"""The table talk panel's words (static/js/talk.js), in the active language, with the quick
+phrase palette."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+
+from games.talk.frames import palette
+from games.talk.speech import MAX_CHARS
+
+
+def talk_words() -> dict[str, Any]:
+    language = (get_language() or "en").split("-")[0]
+    return {
+        "title": _("Table talk"),
+        "table": _("Table"),
+        "spectators": _("Spectators"),
+        "open": _("Talk"),
+        "close": _("Hide talk"),
+        "label": _("Your message"),
+        "placeholder": _("Say something to the table"),
+        "spectator_placeholder": _("Chat with the other spectators"),
+        "send": _("Send"),
+        "phrases": _("Quick phrases"),
+        "mute": _("Mute %(name)s"),
+        "unmute": _("Unmute %(name)s"),
+        "report": _("Report this message by %(name)s"),
+        "reported": _("Reported: thank you, staff will look at it."),
+        "empty": _("Nothing said yet."),
+        "public_note": _("Everything said here is read by the whole table and the spectators."),
+        "spectator_note": _("Only spectators read this chat; the players never see it."),
+        "silent": _("This is a silent table: no talk."),
+        "phrases_only": _("Only the quick phrases may be said at this table."),
+        "max": MAX_CHARS,
+        "palette": palette(language),
+    }

@@ -1,0 +1,94 @@
+"""Table talk in a real browser (issue #17): the owner, on a wide screen, talks beside the
+table; Anna, on a phone, opens the talk drawer (from the room drawer), reads it — markup shown
+as text — and answers with a quick phrase; the drawer never covers her hand or the trick. The
+panel is axe-clean."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.browser.axe import assert_accessible
+from tests.browser.test_table import APP, act, shot, sign_up
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
+
+ATTACK = "Bun di! <b>bold</b> <img src=x onerror=window.__pwned=1> https://evil.example"
+
+_OVERLAP = """([a, b]) => {
+  const r = document.querySelector(a).getBoundingClientRect();
+  const s = document.querySelector(b).getBoundingClientRect();
+  return !(r.right <= s.left || s.right <= r.left || r.bottom <= s.top || s.bottom <= r.top);
+}"""
+
+
+def test_talk_beside_the_table_and_in_a_phone_drawer(browser: Any, site_server: str,
+                                                     artifacts: Path) -> None:
+    base = site_server
+    wide = browser.new_context(viewport={"width": 1366, "height": 800}, locale="en",
+                               device_scale_factor=1, bypass_csp=True)
+    phone = browser.new_context(viewport={"width": 390, "height": 844}, locale="en",
+                                device_scale_factor=1, is_mobile=True, has_touch=True,
+                                bypass_csp=True)
+    try:
+        owner = sign_up(wide, base, "owner", "en")
+        anna = sign_up(phone, base, "anna", "rm")
+        errors: list[str] = []
+        for page in (owner, anna):
+            page.on("pageerror", lambda exc: errors.append(str(exc)))
+        owner.goto(f"{base}/en/rooms/new/")
+        owner.click(".room-form [type=submit]")
+        owner.wait_for_url(re.compile(r"/rooms/[a-z0-9]+/$"))
+        owner.wait_for_selector(f"{APP}[data-state=live] .lobby")
+        for index in (2, 3):
+            act(owner, lambda i=index: owner.locator(
+                f".slot.free[data-index='{i}'] [data-action=seat-bot]").click())
+        anna.goto(owner.input_value("#invite-link"))
+        anna.wait_for_selector(f"{APP}[data-state=live] .lobby")
+        act(anna, lambda: anna.click(".slot.free[data-index='1'] [data-action=take-seat]"))
+        owner.wait_for_function("!document.querySelector('[data-action=start]').disabled")
+        act(owner, lambda: owner.click("[data-action=start]"))
+        for _ in range(3):
+            act(owner, lambda: owner.click("[data-action=deal]"))
+        try:
+            anna.wait_for_selector(".hand .card", timeout=10000)
+        except Exception:
+            anna.screenshot(path="/tmp/talk-anna.png", full_page=True)
+            owner.screenshot(path="/tmp/talk-owner.png", full_page=True)
+            print("ERRORS", errors)
+            raise
+        # Wide screen: the panel is open beside the table.
+        assert owner.locator("#talk").is_visible()
+        assert owner.locator(".talk-toggle:visible").count() == 0
+        owner.fill("#talk-input", ATTACK)
+        owner.press("#talk-input", "Enter")
+        owner.wait_for_selector("#talk-list-table .talk-line")
+        # Phone: closed until the header's button opens it, then in the flow below the table.
+        assert not anna.locator("#talk").is_visible()
+        # A small phone's header has no room left: "Talk" is in the room drawer.
+        anna.click("#drawer-toggle")
+        anna.locator(".talk-toggle:visible").click()
+        assert not anna.locator("#room-drawer").is_visible()
+        line = anna.locator("#talk-list-table .talk-line .talk-text").first
+        line.wait_for()
+        assert line.inner_text() == ATTACK
+        assert anna.locator("#talk-list-table b, #talk-list-table img, #talk-list-table a"
+                            ).count() == 0
+        assert anna.evaluate("window.__pwned") is None
+        for covered in (".hand", ".trick"):
+            if anna.locator(covered).count():
+                assert not anna.evaluate(_OVERLAP, ["#talk", covered]), covered
+        shot(anna, artifacts, "talk-phone-drawer")
+        # A quick phrase, in Romansh for her and in English for the owner.
+        anna.click("#talk-palette .talk-phrase >> text='Bain giugà!'")
+        owner.wait_for_selector("#talk-list-table .talk-line:has-text('Well played!')")
+        shot(owner, artifacts, "talk-wide")
+        assert_accessible(owner, "talk panel (wide)", "#talk")
+        assert_accessible(anna, "talk drawer (phone)", "#talk")
+        assert errors == []
+    finally:
+        wide.close()
+        phone.close()
