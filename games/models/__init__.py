@@ -1,11 +1,20 @@
 """The games app's models, one module per concern: the table (rooms, seats, matches, deals,
-tricks, Narr debts, the action log, open sockets), the translated content, the standings.
+tricks, Narr debts, the action log, open sockets), the translated content, the standings,
+and the social rows (friends, blocks, notifications, site presence; written by games/talk/).
 
 Only `games/services/` writes game rows (ARCHITECTURE.md convention 9, a test and the import
 contracts in pyproject.toml hold it); these modules never import the engine.
 """
 
 from games.models.content import Announcement, FAQEntry
+from games.models.social import (
+    Block,
+    FriendRequest,
+    Friendship,
+    Notification,
+    NoticeKind,
+    SitePresence,
+)
 from games.models.standings import PairStats, PlayerRating, RatingHistory
 from games.models.table import (
     INVITE_ALPHABET,
@@ -29,8 +38,9 @@ from games.models.table import (
 )
 
 __all__ = [
-    "INVITE_ALPHABET", "INVITE_LENGTH", "Announcement", "Connection", "DeadlineKind",
-    "DebtStatus", "FAQEntry", "Match", "MatchStatus", "NarrDebt", "PairStats", "Phase",
-    "PlayerRating", "RatingHistory", "Room", "Round", "RoundAction", "Seat", "Team", "Trick",
-    "Visibility", "Winner", "new_invite_code",
+    "INVITE_ALPHABET", "INVITE_LENGTH", "Announcement", "Block", "Connection", "DeadlineKind",
+    "DebtStatus", "FAQEntry", "FriendRequest", "Friendship", "Match", "MatchStatus", "NarrDebt",
+    "NoticeKind", "Notification", "PairStats", "Phase", "PlayerRating", "RatingHistory", "Room",
+    "Round", "RoundAction", "Seat", "SitePresence", "Team", "Trick", "Visibility", "Winner",
+    "new_invite_code",
 ]
