@@ -11,8 +11,8 @@ from games.models.social import (
     Block,
     FriendRequest,
     Friendship,
-    Notification,
     NoticeKind,
+    Notification,
     SitePresence,
 )
 from games.models.standings import PairStats, PlayerRating, RatingHistory

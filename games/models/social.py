@@ -33,6 +33,9 @@ class FriendRequest(models.Model):
                                    name="friendrequest_not_self"),
         ]
 
+    def __str__(self) -> str:
+        return f"{self.sender_id} → {self.recipient_id}"
+
 
 class Friendship(models.Model):
     """One direction of a friendship: an accepted request writes both rows in one transaction
@@ -49,6 +52,9 @@ class Friendship(models.Model):
             models.UniqueConstraint(fields=["user", "friend"], name="friendship_unique_pair"),
             models.CheckConstraint(condition=~Q(user=F("friend")), name="friendship_not_self"),
         ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} ♥ {self.friend_id}"
 
 
 class Block(models.Model):
@@ -67,6 +73,9 @@ class Block(models.Model):
             models.UniqueConstraint(fields=["blocker", "blocked"], name="block_unique_pair"),
             models.CheckConstraint(condition=~Q(blocker=F("blocked")), name="block_not_self"),
         ]
+
+    def __str__(self) -> str:
+        return f"{self.blocker_id} ⊘ {self.blocked_id}"
 
 
 class NoticeKind(models.TextChoices):
@@ -97,6 +106,9 @@ class Notification(models.Model):
             models.Index(fields=["actor", "kind", "created"], name="notification_sent_idx"),
         ]
 
+    def __str__(self) -> str:
+        return f"{self.kind} for {self.user_id}"
+
 
 class SitePresence(models.Model):
     """An open site socket (/ws/me/, one per tab of any page): the user is on the site. Like
@@ -110,3 +122,6 @@ class SitePresence(models.Model):
 
     class Meta:
         indexes = [models.Index(fields=["user", "last_seen"], name="sitepresence_user_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} on the site"

@@ -12,7 +12,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from games.live import broadcast
-from games.models import Notification, NoticeKind, Room
+from games.models import NoticeKind, Notification, Room
 
 __all__ = ["RECENT_SHOWN", "mark_all_read", "notify", "recent", "sent_recently", "text_of",
            "unread_count"]

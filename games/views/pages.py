@@ -24,6 +24,7 @@ from games import services
 from games.bots import LEVELS
 from games.forms import CreateRoomForm, HouseRulesForm
 from games.models import Announcement, FAQEntry, Match, MatchStatus, Room, Seat, Team
+from games.talk import invitations, online
 from games.text.cards import card_names
 from games.text.errors import message_for
 from games.text.options import house_rules, rule_words
@@ -107,6 +108,12 @@ def room(request: HttpRequest, code: str) -> HttpResponse:
         "sounds_url": reverse("games:table_sounds") if user.is_authenticated else None,
         "csrf": get_token(request) if user.is_authenticated else None,
     }
+    # Issue #17: a seated player of an open room invites a friend from the drawer.
+    invitable = None
+    if user.is_authenticated and room.is_open and any(s.user_id == user.pk for s in seats):
+        friends = invitations.invitable_friends(user, room)
+        here = online.online_ids(f.pk for f in friends)
+        invitable = [{"user": f, "online": f.pk in here} for f in friends]
     modules = {f"{settings.STATIC_URL}js/{name}": static(f"js/{name}") for name in TABLE_MODULES}
     import_map = json.dumps({"imports": modules})
     # Static URLs hold no markup; escape anyway so the JSON can never close its <script>.
@@ -131,6 +138,7 @@ def room(request: HttpRequest, code: str) -> HttpResponse:
             "running_match": running,
             "house_rules": house_rules(services.rules_of(room)),
             "rule_words": rule_words(),
+            "invitable": invitable,
         },
     )
 
