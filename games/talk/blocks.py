@@ -1,6 +1,7 @@
 """Blocking a player (issue #17): a blocked player cannot send you friend requests or
 invitations, cannot join your private rooms, and table talk between you is hidden. A block
-ends a friendship and withdraws every open request between the two."""
+ends a friendship, withdraws every open request between the two and removes the blocked
+player's notifications from the blocker's list."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from django.db import transaction
 from django.db.models import Q
 
 from accounts.models import User
-from games.models import Block, FriendRequest, Friendship
+from games.models import Block, FriendRequest, Friendship, Notification
 from games.services.errors import ServiceError
 
 __all__ = ["block", "blocked_by_me", "blocked_either_way", "is_blocked_either_way", "unblock"]
@@ -52,6 +53,8 @@ def block(user: Any, target_id: int) -> User:
                                   ).delete()
         FriendRequest.objects.filter(Q(sender=user, recipient=target)
                                      | Q(sender=target, recipient=user)).delete()
+        # Their invitations and requests leave the blocker's list too.
+        Notification.objects.filter(user=user, actor=target).delete()
     return target
 
 

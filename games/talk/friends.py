@@ -38,9 +38,9 @@ def are_friends(a_id: int, b_id: int) -> bool:
 
 
 def friends_of(user: Any) -> list[User]:
-    """`user`'s friends, by name."""
+    """`user`'s friends, by name; a deleted account is no one's friend any more."""
     friends = User.objects.filter(pk__in=Friendship.objects.filter(user=user)
-                                  .values("friend_id"))
+                                  .values("friend_id"), anonymised_at__isnull=True)
     return sorted(friends, key=lambda u: u.public_name.casefold())
 
 

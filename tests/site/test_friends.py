@@ -78,6 +78,7 @@ def test_a_block_ends_the_friendship_and_refuses_requests_invitations_and_privat
     friends.send_request(benedetg, anna.pk)
     blocks.block(owner, benedetg.pk)
     assert not Friendship.objects.filter(user=owner).exists()
+    assert not Notification.objects.filter(user=owner, actor=benedetg).exists()
     assert blocks.blocked_either_way(owner.pk) == {benedetg.pk}
     assert blocks.blocked_either_way(benedetg.pk) == {owner.pk}
     assert FriendRequest.objects.filter(sender=benedetg).exists()  # another pair's request
