@@ -14,7 +14,7 @@ from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
@@ -84,7 +84,7 @@ def find_players(request: HttpRequest) -> HttpResponse:
     return render(request, "games/find_players.html", {
         "q": query.strip(), "page": page, "rows": rows,
         "too_short": 0 < len(query.strip()) < friends.SEARCH_MIN_LENGTH,
-        "query": f"q={query.strip()}" if query.strip() else "",
+        "query": urlencode({"q": query.strip()}) if query.strip() else "",
     })
 
 

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from tests.browser.axe import assert_accessible, ensure_axe
 from tests.browser.test_table import APP, shot, sign_up
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
@@ -18,8 +19,11 @@ pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
 
 def test_a_friend_request_accepted_and_an_invitation_followed_to_the_table(
         browser: Any, site_server: str, artifacts: Path) -> None:
+    ensure_axe()
     base = site_server
-    contexts = [browser.new_context(viewport={"width": 1280, "height": 800}, locale="en")
+    # bypass_csp: axe-core is injected as an inline script (test_csp.py checks the policy).
+    contexts = [browser.new_context(viewport={"width": 1280, "height": 800}, locale="en",
+                                    bypass_csp=True)
                 for _ in range(2)]
     errors: list[str] = []
     try:
@@ -34,6 +38,7 @@ def test_a_friend_request_accepted_and_an_invitation_followed_to_the_table(
         mona.click("form[role=search] [type=submit]")
         mona.wait_for_selector("[data-player]")
         assert mona.locator("[data-player]").count() == 1
+        assert_accessible(mona, "player search")
         mona.click("[data-action-befriend]")
         mona.wait_for_selector("text=Your friend request has been sent.")
 
@@ -44,6 +49,7 @@ def test_a_friend_request_accepted_and_an_invitation_followed_to_the_table(
         gion.wait_for_selector("text=You are friends now.")
         gion.wait_for_selector("[data-friend] >> text=Mona Derungs")
         shot(gion, artifacts, "friends-accepted")
+        assert_accessible(gion, "friends page")
 
         # Mona opens a private table and invites Gion from the room's drawer.
         mona.goto(f"{base}/en/rooms/new/")
@@ -63,6 +69,7 @@ def test_a_friend_request_accepted_and_an_invitation_followed_to_the_table(
         gion.click("a[href$='/notifications/']")
         gion.wait_for_selector("[data-notice=invite]")
         shot(gion, artifacts, "friends-notification")
+        assert_accessible(gion, "notifications")
         gion.click("[data-notice=invite] [data-invite-link]")
         gion.wait_for_url(re.compile(r"/rooms/[a-z0-9]+/$"))
         assert gion.url.split("/rooms/")[1] == room_url.split("/rooms/")[1]
