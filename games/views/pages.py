@@ -80,12 +80,18 @@ def room(request: HttpRequest, code: str) -> HttpResponse:
         code=code.lower(),
     )
     seats = list(room.seats.all())
+    user = request.user
+    if (user.is_authenticated and not any(s.user_id == user.pk for s in seats)
+            and services.owner_blocked(room, user)):
+        # Issue #17: the owner of this private room blocked this player; the page would show
+        # its players and rules, and its socket refuses them anyway.
+        messages.error(request, message_for("BLOCKED_FROM_ROOM"))
+        return redirect("games:home")
     running = (
         Match.objects.filter(room=room, status=MatchStatus.RUNNING)
         .select_related("player_0", "player_1", "player_2", "player_3")
         .first()
     )
-    user = request.user
     me = ({"id": user.pk, "name": user.public_name} if user.is_authenticated else None)
     config = {
         "code": room.code,

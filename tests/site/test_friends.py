@@ -90,6 +90,10 @@ def test_a_block_ends_the_friendship_and_refuses_requests_invitations_and_privat
     out = submit(private.code, benedetg, "take_seat", team="A")
     assert (out.ok, out.code) == (False, "BLOCKED_FROM_ROOM")
     assert services.may_watch(private.code, benedetg) == "BLOCKED_FROM_ROOM"
+    web = Client()
+    web.force_login(benedetg)
+    page = web.get(private.get_absolute_url(), follow=True)
+    assert page.redirect_chain and "You cannot join this private room." in page.content.decode()
     must(private.code, anna, "take_seat", team="B")
     # ...but a public room of the owner stays open to everyone.
     public = services.create_room(owner)
