@@ -125,7 +125,7 @@ class AdminLoginForm(LoginForm, AdminAuthenticationForm):
 class ProfileForm(forms.ModelForm):
     class Meta:
         model = User
-        fields = ("display_name", "email", "preferred_language", "table_sounds")
+        fields = ("display_name", "email", "preferred_language", "table_sounds", "invite_emails")
         labels = {
             "display_name": _("Display name"),
             "email": _("Email address"),

@@ -64,6 +64,12 @@ class User(AbstractUser):
         default=False,
         help_text=_("A quiet sound when it is your turn and when your team wins a trick."),
     )
+    # Off by default: a friend's invitation reaches the inbox only when the player asked for it.
+    invite_emails = models.BooleanField(
+        _("invitations by email"),
+        default=False,
+        help_text=_("Also send an email when a friend invites you to a table."),
+    )
     anonymised_at = models.DateTimeField(_("anonymised at"), null=True, blank=True, editable=False)
     # A computer player (games/services/bots.py): made on demand, never able to log in
     # (accounts/backends.py), its level one of games.bots.LEVELS.
@@ -121,6 +127,7 @@ class User(AbstractUser):
             self.display_name = ""
             self.preferred_language = ""
             self.table_sounds = False
+            self.invite_emails = False
             self.is_active = False
             self.is_staff = False
             self.is_superuser = False

@@ -18,11 +18,15 @@ from modeltranslation.admin import TabbedTranslationAdmin
 from games import services
 from games.models import (
     Announcement,
+    Block,
     Connection,
     FAQEntry,
+    FriendRequest,
+    Friendship,
     Match,
     MatchStatus,
     NarrDebt,
+    Notification,
     PairStats,
     PlayerRating,
     RatingHistory,
@@ -30,6 +34,7 @@ from games.models import (
     Round,
     RoundAction,
     Seat,
+    SitePresence,
     Trick,
 )
 
@@ -342,6 +347,46 @@ class RatingHistoryAdmin(ReadOnlyAdmin):
     search_fields = ("user__username", "user__display_name")
     list_select_related = ("user", "match__room")
     date_hierarchy = "at"
+
+
+# --- friends and invitations (issue #17): written by games/talk/, shown read-only ------------
+
+@admin.register(FriendRequest)
+class FriendRequestAdmin(ReadOnlyAdmin):
+    list_display = ("sender", "recipient", "created")
+    search_fields = ("sender__username", "recipient__username")
+    list_select_related = ("sender", "recipient")
+
+
+@admin.register(Friendship)
+class FriendshipAdmin(ReadOnlyAdmin):
+    list_display = ("user", "friend", "created")
+    search_fields = ("user__username", "friend__username")
+    list_select_related = ("user", "friend")
+
+
+@admin.register(Block)
+class BlockAdmin(ReadOnlyAdmin):
+    """Who blocked whom: for staff looking into a complaint about a player."""
+
+    list_display = ("blocker", "blocked", "created")
+    search_fields = ("blocker__username", "blocked__username")
+    list_select_related = ("blocker", "blocked")
+
+
+@admin.register(Notification)
+class NotificationAdmin(ReadOnlyAdmin):
+    list_display = ("user", "kind", "actor", "room", "created", "read_at")
+    list_filter = ("kind", "created")
+    search_fields = ("user__username", "actor__username")
+    list_select_related = ("user", "actor", "room")
+
+
+@admin.register(SitePresence)
+class SitePresenceAdmin(ReadOnlyAdmin):
+    list_display = ("user", "channel_name", "last_seen")
+    search_fields = ("user__username", "channel_name")
+    list_select_related = ("user",)
 
 
 # --- table talk (issue #17): its own admin module, registered with the site here ----------

@@ -5,6 +5,7 @@ from __future__ import annotations
 from celery import shared_task
 
 from games import services
+from games.talk import online
 
 
 @shared_task(name="games.fire_deadline", ignore_result=True)
@@ -29,5 +30,6 @@ def bot_turn_task(round_id: int, version: int, due: float | None = None) -> bool
 
 @shared_task(name="games.purge_connections", ignore_result=True)
 def purge_connections_task() -> int:
-    """Remove the Connection rows of sockets whose process died without cleaning up."""
-    return services.purge_stale_connections()
+    """Remove the Connection rows (and the site sockets' presence rows) of sockets whose
+    process died without cleaning up."""
+    return services.purge_stale_connections() + online.purge_stale()

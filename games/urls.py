@@ -1,6 +1,7 @@
 from django.urls import path, register_converter
 
 from games.history import views as views_history
+from games.views import friends as friend_views
 from games.views import pages as views
 from games.views import preferences as preference_views
 from games.views import rules as rules_views
@@ -19,6 +20,17 @@ urlpatterns = [
     path("rooms/new/", views.create_room, name="create_room"),
     path("play/", views.play_now, name="play_now"),
     path("rooms/<str:code>/", views.room, name="room"),
+    path("rooms/<str:code>/invite/", friend_views.invite, name="invite_friend"),
+    path("friends/", friend_views.friends_page, name="friends"),
+    path("friends/find/", friend_views.find_players, name="find_players"),
+    path("friends/request/", friend_views.send_request, name="friend_request"),
+    path("friends/accept/", friend_views.accept_request, name="friend_accept"),
+    path("friends/decline/", friend_views.decline_request, name="friend_decline"),
+    path("friends/cancel/", friend_views.cancel_request, name="friend_cancel"),
+    path("friends/remove/", friend_views.unfriend, name="unfriend"),
+    path("friends/block/", friend_views.block, name="block"),
+    path("friends/unblock/", friend_views.unblock, name="unblock"),
+    path("notifications/", friend_views.notification_list, name="notifications"),
     path("matches/", views_history.match_list, name="matches"),
     path("matches/<id:pk>/", views_history.match_detail, name="match"),
     path("matches/<id:pk>/replay.json", views_history.match_replay, name="match_replay"),

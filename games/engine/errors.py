@@ -94,6 +94,15 @@ class ErrorCode(StrEnum):
     MATCH_NOT_FINISHED = "MATCH_NOT_FINISHED"
     # "Same four again" pressed for a match that another press has already followed up.
     NEW_MATCH_ALREADY_ON = "NEW_MATCH_ALREADY_ON"
+    # Friends and invitations (issue #17; games/talk/).
+    PLAYER_NOT_FOUND = "PLAYER_NOT_FOUND"
+    ALREADY_FRIENDS = "ALREADY_FRIENDS"
+    FRIEND_REQUEST_PENDING = "FRIEND_REQUEST_PENDING"
+    NO_FRIEND_REQUEST = "NO_FRIEND_REQUEST"
+    NOT_FRIENDS = "NOT_FRIENDS"
+    PLAYER_BLOCKED = "PLAYER_BLOCKED"
+    TOO_MANY_INVITATIONS = "TOO_MANY_INVITATIONS"
+    BLOCKED_FROM_ROOM = "BLOCKED_FROM_ROOM"
 
     @property
     def http_status(self) -> int:
@@ -114,6 +123,8 @@ HTTP_STATUS: Final[dict[ErrorCode, int]] = {
     ErrorCode.TALK_MESSAGE_NOT_FOUND: 404,
     ErrorCode.TALK_TOO_FAST: 429,
     ErrorCode.MATCH_NOT_FINISHED: 403,
+    ErrorCode.BLOCKED_FROM_ROOM: 403,
+    ErrorCode.PLAYER_NOT_FOUND: 404,
     ErrorCode.ROOM_NOT_FOUND: 404,
     ErrorCode.NOT_FOUND: 404,
     ErrorCode.METHOD_NOT_ALLOWED: 405,
@@ -121,6 +132,7 @@ HTTP_STATUS: Final[dict[ErrorCode, int]] = {
     ErrorCode.MESSAGE_TOO_LARGE: 413,
     ErrorCode.UNSUPPORTED_MEDIA_TYPE: 415,
     ErrorCode.RATE_LIMITED: 429,
+    ErrorCode.TOO_MANY_INVITATIONS: 429,
     ErrorCode.SERVER_ERROR: 500,
 }
 

@@ -31,6 +31,26 @@ def user_group_name(user_id: int) -> str:
     return f"user.{user_id}"
 
 
+def notice_group_name(user_id: int) -> str:
+    """The group of one account's site sockets (/ws/me/, games.live.consumers.MeConsumer):
+    told when its unread notifications change. Apart from user_group_name, whose members
+    include the table sockets, which have no use for these messages."""
+    return f"notices.{user_id}"
+
+
+def send_notices(user_id: int, unread: int) -> None:
+    """Tell every site socket of `user_id` (in any process) its unread count; after commit."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    frame = encode({"type": "notices", "unread": unread})
+    try:
+        async_to_sync(layer.group_send)(notice_group_name(user_id),
+                                        {"type": "notices.changed", "frame": frame})
+    except Exception:  # noqa: BLE001 - the page reads the count again when it loads
+        log.exception("notification push to user %s failed", user_id)
+
+
 def encode(message: dict[str, Any]) -> str:
     return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
 

@@ -34,6 +34,7 @@ log = logging.getLogger(__name__)
 # Close codes (4000–4999 are the application's): the client shows why and does not retry.
 # TOO_MANY_SOCKETS shares 4429 ("too many") with flooding: both mean "not now, not automatically".
 CLOSE_CODES = {"NOT_AUTHENTICATED": 4401, "SPECTATORS_NOT_ALLOWED": 4403,
+               "BLOCKED_FROM_ROOM": 4403,
                "ROOM_NOT_FOUND": 4404, "RATE_LIMITED": 4429, "TOO_MANY_SOCKETS": 4429}
 # A handler that failed unexpectedly: the socket is closed as "internal error" (RFC 6455).
 CLOSE_SERVER_ERROR = 1011

@@ -7,9 +7,11 @@ from django.urls import URLPattern, re_path
 from django.utils.module_loading import import_string
 
 from games.live.consumers import RoomConsumer
+from games.live.site_socket import SiteConsumer
 
 websocket_urlpatterns: list[URLPattern] = [
     re_path(r"^ws/rooms/(?P<code>[a-z0-9]{4,16})/$", RoomConsumer.as_asgi()),
+    re_path(r"^ws/me/$", SiteConsumer.as_asgi()),
 ]
 
 if settings.TROCCAS_BENCH_ECHO:

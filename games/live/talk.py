@@ -23,6 +23,7 @@ from django.conf import settings
 
 from accounts.sessions import still_signed_in
 from games.engine.errors import TroccasError
+from games.live import broadcast
 from games.live.broadcast import AUDIENCES, encode, group_name, user_group_name
 from games.models import TalkAudience
 from games.talk import frames, moderation, readers, speech
@@ -61,6 +62,11 @@ def publish_talk_hidden(code: str, message_id: int) -> None:
                                  {"type": "talk.hidden", "id": message_id})
     except Exception:  # noqa: BLE001
         log.exception("talk hide in table %s failed", code)
+
+
+def publish_notices(user_id: int, unread: int) -> None:
+    """A user's notification count changed: their site sockets (/ws/me/) hear it."""
+    broadcast.send_notices(user_id, unread)
 
 
 def publish_mutes(user_id: int) -> None:
@@ -103,8 +109,9 @@ def _report(code: str, user: Any, seat: int | None, fields: dict[str, Any]) -> i
 
 def _history(code: str, seat: int | None, user_id: int, language: str) -> dict[str, Any]:
     hidden = readers.hidden_speakers(user_id)
-    return {"hidden": hidden,
-            "frame": frames.history(code, seat, user_id, language, hidden)}
+    trusted = readers.trusted_speakers(user_id)
+    return {"hidden": hidden, "trusted": trusted,
+            "frame": frames.history(code, seat, language, hidden, trusted)}
 
 
 class TalkMixin:
@@ -152,6 +159,7 @@ class TalkMixin:
         no frame for an empty list: a table without talk sends what it always sent."""
         got = await _db(_history)(self.code, self.seat, self.user.pk, self.language)
         self.talk_muted: set[int] = got["hidden"]
+        self.talk_trusted: set[int] = got["trusted"]
         if got["frame"]["messages"] or always or getattr(self, "talk_synced", False):
             self.talk_synced = True
             await self.send(text_data=encode(got["frame"]))
@@ -167,7 +175,7 @@ class TalkMixin:
         self.talk_synced = True
         await self.send(text_data=encode(
             {"type": "talk", "message": frames.for_reader(payload, self.language,
-                                                          self.user.pk)}))
+                                                          getattr(self, "talk_trusted", set()))}))
 
     async def talk_hidden(self, event: dict[str, Any]) -> None:
         if not self._closing():

@@ -20,6 +20,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from games import services
+from games.talk import online
 
 log = logging.getLogger(__name__)
 
@@ -85,6 +86,7 @@ class EmbeddedTimers:
                 purged = time.monotonic()
                 try:
                     await database_sync_to_async(services.purge_stale_connections)()
+                    await database_sync_to_async(online.purge_stale)()
                 except Exception:  # noqa: BLE001 - the next round retries
                     log.exception("embedded purge of stale connections failed")
 

@@ -46,7 +46,7 @@ def unseed_phrases(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0005_match_rated'),
+        ('games', '0006_friends'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

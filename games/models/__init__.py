@@ -1,11 +1,20 @@
 """The games app's models, one module per concern: the table (rooms, seats, matches, deals,
-tricks, Narr debts, the action log, open sockets), the translated content, the standings.
+tricks, Narr debts, the action log, open sockets), the translated content, the standings,
+and the social rows (friends, blocks, notifications, site presence; written by games/talk/).
 
 Only `games/services/` writes game rows (ARCHITECTURE.md convention 9, a test and the import
 contracts in pyproject.toml hold it); these modules never import the engine.
 """
 
 from games.models.content import Announcement, FAQEntry
+from games.models.social import (
+    Block,
+    FriendRequest,
+    Friendship,
+    NoticeKind,
+    Notification,
+    SitePresence,
+)
 from games.models.standings import PairStats, PlayerRating, RatingHistory
 from games.models.table import (
     INVITE_ALPHABET,
@@ -38,9 +47,10 @@ from games.models.talk import (
 )
 
 __all__ = [
-    "INVITE_ALPHABET", "INVITE_LENGTH", "Announcement", "BlockedWord", "Connection",
-    "DeadlineKind", "DebtStatus", "FAQEntry", "Match", "MatchStatus", "NarrDebt", "PairStats",
-    "Phase", "PlayerRating", "QuickPhrase", "RatingHistory", "Room", "Round", "RoundAction",
-    "Seat", "TalkAudience", "TalkMessage", "TalkMute", "TalkReport", "TalkSuspension", "Team",
-    "Trick", "Visibility", "Winner", "new_invite_code",
+    "INVITE_ALPHABET", "INVITE_LENGTH", "Announcement", "Block", "BlockedWord", "Connection",
+    "DeadlineKind", "DebtStatus", "FAQEntry", "FriendRequest", "Friendship", "Match",
+    "MatchStatus", "NarrDebt", "NoticeKind", "Notification", "PairStats", "Phase", "PlayerRating",
+    "QuickPhrase", "RatingHistory", "Room", "Round", "RoundAction", "Seat", "SitePresence",
+    "TalkAudience", "TalkMessage", "TalkMute", "TalkReport", "TalkSuspension", "Team", "Trick",
+    "Visibility", "Winner", "new_invite_code",
 ]

@@ -17,7 +17,7 @@ from games.services.bots import create_practice_table, play_bot_turn, sweep_bot_
 from games.services.commands import Command
 from games.services.deadlines import fire_deadline, sweep_deadlines
 from games.services.errors import ServiceError
-from games.services.lobby import staff_close_room, staff_end_match
+from games.services.lobby import owner_blocked, staff_close_room, staff_end_match
 from games.services.presence import (
     PRESENCE_TIMEOUT,
     away_seats,
@@ -37,7 +37,7 @@ __all__ = [
     "PRESENCE_TIMEOUT", "Command", "Outcome", "ServiceError", "away_seats", "connect",
     "connected_users",
     "create_practice_table", "create_room", "disconnect", "fire_deadline", "key_of",
-    "may_watch", "play_bot_turn", "sweep_bot_turns", "wake_bot",
+    "may_watch", "owner_blocked", "play_bot_turn", "sweep_bot_turns", "wake_bot",
     "purge_stale_connections", "rules_of",
     "seat_of_user", "shuffled_deck", "staff_close_room", "staff_end_match", "submit",
     "sweep_deadlines", "table_snapshot", "touch",

@@ -20,7 +20,7 @@ from games.bots import LEVELS
 from games.engine.errors import OptionsError
 from games.engine.options import Options
 from games.engine.state import team_of
-from games.models import MatchStatus, Room, Seat
+from games.models import Block, MatchStatus, Room, Seat, Visibility
 from games.services.errors import ServiceError
 from games.services.table import Table, bump, finish, lock_code, log_action
 
@@ -59,8 +59,17 @@ class _SeatPlan:
     bot: Seat | None = None
 
 
+def owner_blocked(room: Room, user: Any) -> bool:
+    """Whether `room` is private and its owner blocked `user` (issue #17): such a player can
+    neither sit down nor open the table's socket. A public room stays open to everyone."""
+    return (room.visibility == Visibility.PRIVATE and room.owner_id != user.pk
+            and Block.objects.filter(blocker_id=room.owner_id, blocked_id=user.pk).exists())
+
+
 def check_take_seat(t: Table, user: Any, f: Fields) -> _SeatPlan:
     _require_lobby(t)
+    if owner_blocked(t.room, user):
+        raise ServiceError("BLOCKED_FROM_ROOM")
     taken = {s.index: s for s in t.room.seats.select_related("user") if s.index is not None}
     mine = next((s for s in taken.values() if s.user_id == user.pk), None)
     free = [i for i in _slots(f["team"]) if i not in taken or taken[i].user_id == user.pk]

@@ -19,6 +19,7 @@ from django.utils import timezone
 from games.engine.options import Options
 from games.models import Connection, Room, Round, Seat
 from games.services import bot_wakeups, outbox, sql
+from games.services.lobby import owner_blocked
 from games.services.table import PRESENCE_TIMEOUT
 
 __all__ = ["MAX_SOCKETS_PER_ROOM", "MAX_SOCKETS_PER_USER", "PRESENCE_TIMEOUT", "STALE_AFTER",
@@ -49,6 +50,8 @@ def may_watch(code: str, user: Any) -> str | None:
     if room is None:
         return "ROOM_NOT_FOUND"
     seated = Seat.objects.filter(room=room, user=user).exists()
+    if not seated and owner_blocked(room, user):
+        return "BLOCKED_FROM_ROOM"
     if not seated and not room.allow_spectators and room.current_match_id is not None:
         return "SPECTATORS_NOT_ALLOWED"
     return None

@@ -9,5 +9,10 @@
 - `hooks` — how the live layer is told (registered by games/apps.py; games.talk never imports
   games.live, pyproject.toml's import contracts hold it).
 
-Talk rows are not game rows: this package writes them itself, never the table's.
+Friends and invitations (issue #17): friends and blocks in `friends.py`, `blocks.py`;
+invitations to a table in `invitations.py`; the in-site notification list in
+`notifications.py`; who is on the site in `online.py`.
+
+Talk rows and the social rows (games/models/talk.py, social.py) are not game rows: this
+package writes them itself, never the table's.
 """

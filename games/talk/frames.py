@@ -39,14 +39,14 @@ def payload_of(message: TalkMessage) -> dict[str, Any]:
     }
 
 
-def for_reader(payload: dict[str, Any], language: str, reader_id: int) -> dict[str, Any]:
-    """One message as `reader_id` (reading in `language`) sees it."""
+def for_reader(payload: dict[str, Any], language: str, trusted: set[int]) -> dict[str, Any]:
+    """One message as a reader in `language`, whose friends are `trusted`, sees it."""
     texts = payload["phrase_text"]
     shown = dict(payload)
     del shown["phrase_text"]
     if texts is not None:
         shown["text"] = texts.get(language) or texts.get(settings.LANGUAGE_CODE, "")
-    shown["links"] = links_allowed(reader_id, payload["author"])
+    shown["links"] = links_allowed(payload["author"], trusted)
     return shown
 
 
@@ -63,8 +63,8 @@ def audiences_for(seat: int | None) -> tuple[str, ...]:
     return (TalkAudience.TABLE, TalkAudience.SPECTATORS)
 
 
-def history(code: str, seat: int | None, reader_id: int, language: str,
-            hidden: Iterable[int]) -> dict[str, Any]:
+def history(code: str, seat: int | None, language: str, hidden: Iterable[int],
+            trusted: set[int]) -> dict[str, Any]:
     """The `talk_history` frame: the last HISTORY_LENGTH visible messages of the current
     match (or of the lobby, before a first match) that this reader may see, oldest first."""
     room = Room.objects.filter(code=code).values("id", "current_match_id").first()
@@ -75,5 +75,5 @@ def history(code: str, seat: int | None, reader_id: int, language: str,
                         hidden__isnull=True, audience__in=audiences_for(seat))
                 .exclude(author_id__in=list(hidden))
                 .select_related("author", "phrase").order_by("-pk")[:HISTORY_LENGTH])
-        messages = [for_reader(payload_of(m), language, reader_id) for m in reversed(rows)]
+        messages = [for_reader(payload_of(m), language, trusted) for m in reversed(rows)]
     return {"type": "talk_history", "messages": messages}

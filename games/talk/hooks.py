@@ -19,6 +19,8 @@ class TalkAnnouncer(Protocol):
 
     def publish_mutes(self, user_id: int) -> None: ...
 
+    def publish_notices(self, user_id: int, unread: int) -> None: ...
+
 
 _announcer: TalkAnnouncer | None = None
 
@@ -41,6 +43,16 @@ def hidden(code: str, message_id: int) -> None:
 
 
 def mutes_changed(user_id: int) -> None:
+    """`user_id`'s readers' sets changed (a mute, a block, a friendship): their sockets read
+    them again and resend the talk they may see."""
     announcer = _announcer
     if announcer is not None:
         transaction.on_commit(lambda: announcer.publish_mutes(user_id))
+
+
+def notices_changed(user_id: int, unread: Any) -> None:
+    """After commit, tell `user_id`'s site sockets their unread count (`unread`: a callable
+    read then, so the count is the committed one)."""
+    announcer = _announcer
+    if announcer is not None:
+        transaction.on_commit(lambda: announcer.publish_notices(user_id, unread()))

@@ -1,5 +1,6 @@
 """`{% rating_panel user %}`: a player's rating and its chart over time (issue #7), for the
-profile page (accounts/templates/accounts/profile.html)."""
+profile page (accounts/templates/accounts/profile.html), with how many of their matches they
+finished (issue #17; games/history/reliability.py)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from typing import Any
 
 from django import template
 
+from games.history.reliability import finished_record
 from games.history.replay import rating_chart
 from games.models import PlayerRating, RatingHistory
 
@@ -18,4 +20,4 @@ def rating_panel(user: Any) -> dict[str, Any]:
     row = PlayerRating.objects.filter(user=user, matches__gt=0).first()
     points = list(RatingHistory.objects.filter(user=user).order_by("at", "match_id")
                   .values_list("at", "rating"))
-    return {"row": row, "chart": rating_chart(points)}
+    return {"row": row, "chart": rating_chart(points), "record": finished_record(user)}

@@ -110,6 +110,17 @@ MESSAGES: dict[str, Promise] = {
                                     "it is over."),
     # "Same four again" (games/services/writer.py `rematch`)
     ErrorCode.NEW_MATCH_ALREADY_ON: _("The new match is already on."),
+    # Friends and invitations (games/talk/)
+    ErrorCode.PLAYER_NOT_FOUND: _("There is no such player: search for them by name."),
+    ErrorCode.ALREADY_FRIENDS: _("You are already friends."),
+    ErrorCode.FRIEND_REQUEST_PENDING: _("A friend request between you is already waiting for "
+                                        "an answer."),
+    ErrorCode.NO_FRIEND_REQUEST: _("This friend request is no longer open."),
+    ErrorCode.NOT_FRIENDS: _("You can only invite your friends: send a friend request first."),
+    ErrorCode.PLAYER_BLOCKED: _("This is not possible between you and this player."),
+    ErrorCode.TOO_MANY_INVITATIONS: _("You have sent many requests and invitations in a short "
+                                      "time: please wait a while."),
+    ErrorCode.BLOCKED_FROM_ROOM: _("You cannot join this private room."),
 }
 
 

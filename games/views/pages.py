@@ -24,6 +24,7 @@ from games import services
 from games.bots import LEVELS
 from games.forms import CreateRoomForm, HouseRulesForm
 from games.models import Announcement, FAQEntry, Match, MatchStatus, Room, Seat, Team
+from games.talk import invitations, online
 from games.text.cards import card_names
 from games.text.errors import message_for
 from games.text.options import house_rules, rule_words
@@ -80,12 +81,18 @@ def room(request: HttpRequest, code: str) -> HttpResponse:
         code=code.lower(),
     )
     seats = list(room.seats.all())
+    user = request.user
+    if (user.is_authenticated and not any(s.user_id == user.pk for s in seats)
+            and services.owner_blocked(room, user)):
+        # Issue #17: the owner of this private room blocked this player; the page would show
+        # its players and rules, and its socket refuses them anyway.
+        messages.error(request, message_for("BLOCKED_FROM_ROOM"))
+        return redirect("games:home")
     running = (
         Match.objects.filter(room=room, status=MatchStatus.RUNNING)
         .select_related("player_0", "player_1", "player_2", "player_3")
         .first()
     )
-    user = request.user
     me = ({"id": user.pk, "name": user.public_name} if user.is_authenticated else None)
     config = {
         "code": room.code,
@@ -108,6 +115,12 @@ def room(request: HttpRequest, code: str) -> HttpResponse:
         "sounds_url": reverse("games:table_sounds") if user.is_authenticated else None,
         "csrf": get_token(request) if user.is_authenticated else None,
     }
+    # Issue #17: a seated player of an open room invites a friend from the drawer.
+    invitable = None
+    if user.is_authenticated and room.is_open and any(s.user_id == user.pk for s in seats):
+        friends = invitations.invitable_friends(user, room)
+        here = online.online_ids(f.pk for f in friends)
+        invitable = [{"user": f, "online": f.pk in here} for f in friends]
     modules = {f"{settings.STATIC_URL}js/{name}": static(f"js/{name}") for name in TABLE_MODULES}
     import_map = json.dumps({"imports": modules})
     # Static URLs hold no markup; escape anyway so the JSON can never close its <script>.
@@ -133,6 +146,7 @@ def room(request: HttpRequest, code: str) -> HttpResponse:
             "house_rules": house_rules(services.rules_of(room)),
             "rule_words": rule_words(),
             "talk_words": talk_words(),
+            "invitable": invitable,
         },
     )
 

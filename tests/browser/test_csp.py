@@ -27,6 +27,7 @@ def test_the_pages_run_under_the_content_security_policy(browser: Any, site_serv
         page.locator(f"{APP}[data-phase]").wait_for(timeout=15000)
         page.locator("[data-action=start]").wait_for(timeout=15000)
         for path in ("/en/", "/rm/rules/", "/de/accounts/profile/", "/en/matches/",
+                     "/fr/friends/", "/en/friends/find/?q=csp", "/en/notifications/",
                      "/en/admin/login/"):
             page.goto(f"{site_server}{path}")
             page.wait_for_load_state("load")

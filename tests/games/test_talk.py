@@ -178,6 +178,37 @@ async def test_a_player_mutes_another_on_every_socket_and_unmutes(table):
         await close_all(*seats, curdin_again)
 
 
+async def test_friends_links_are_links_and_a_block_hides_talk_both_ways(table):
+    """Issue #17: "no links rendered as links from strangers" and a blocked user's "talk to you
+    is hidden" — both read by every open socket as soon as the friendship or block changes."""
+    from games.talk import blocks, friends
+
+    code, by_seat = table
+    anna, benedetg, curdin = by_seat[1], by_seat[2], by_seat[3]
+    seats = [await tables.open_tab(by_seat[i], code) for i in range(4)]
+    try:
+        await sync_to_async(friends.send_request)(anna, benedetg.pk)
+        await sync_to_async(friends.accept)(benedetg, anna.pk)
+        await seats[2].wait_for(lambda m: m["type"] == "talk_history")
+        await say(seats[1], text="rules at https://example.org/troccas")
+        assert (await heard(seats[2], "rules at https://example.org/troccas"))["links"] is True
+        for c in (seats[0], seats[3]):  # strangers: the URL stays text
+            assert (await heard(c, "rules at https://example.org/troccas"))["links"] is False
+        await sync_to_async(blocks.block)(curdin, anna.pk)
+        hist = await seats[3].wait_for(lambda m: m["type"] == "talk_history")
+        assert hist["messages"] == []  # anna's earlier talk is gone from curdin's socket
+        await seats[1].wait_for(lambda m: m["type"] == "talk_history")
+        await say(seats[1], text="from anna")
+        await say(seats[3], text="from curdin")
+        for c in (seats[0], seats[2]):
+            await heard(c, "from anna")
+            await heard(c, "from curdin")
+        assert "from anna" not in await talk_in(seats[3])
+        assert "from curdin" not in await talk_in(seats[1])
+    finally:
+        await close_all(*seats)
+
+
 def _staff_client(make_user: Any) -> Client:
     staff = make_user("moderator", is_staff=True, is_superuser=True)
     client = Client()

@@ -40,6 +40,9 @@ PRIVATE_PAGES = [
     ("accounts:password_change", {}),
     ("accounts:password_change_done", {}),
     ("accounts:delete", {}),
+    ("games:friends", {}),
+    ("games:find_players", {}),
+    ("games:notifications", {}),
 ]
 
 

@@ -1,0 +1,43 @@
+"""How reliably a player finishes what they start (issue #17 item 5), shown on the profile:
+"finished N of M matches".
+
+M: the matches the player was seated in when they started (a match's player_0..3 are its
+seats for the whole match) and that have ended — finished or abandoned; a match still running
+counts for neither number yet.
+N: those that ended normally (status finished) with the player still in their seat at the
+end: the last card played for their seat in the match was not played by a stand-in bot. A
+player who went away for good has the rest of their cards played by a stand-in (or the turn
+timer); a room closed mid-match, or a match ended by the staff, is abandoned for all four.
+A seat cannot be left or taken over by another person while a match runs (the lobby's seat
+commands need a lobby), so these are the ways a match is not seen to the end.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import Case, IntegerField, OuterRef, Q, Subquery, When
+
+from games.models import Match, MatchStatus, RoundAction
+
+
+@dataclass(frozen=True)
+class Record:
+    finished: int
+    started: int
+
+
+def finished_record(user: Any) -> Record:
+    ended = Match.objects.for_user(user).exclude(status=MatchStatus.RUNNING)
+    started = ended.count()
+    seat = Case(*(When(**{f"player_{i}": user}, then=i) for i in range(4)),
+                output_field=IntegerField())
+    last_by_bot = (RoundAction.objects
+                   .filter(round__match=OuterRef("pk"), kind="play_card",
+                           actor_seat=OuterRef("seat"))
+                   .order_by("-version").values("actor__is_bot")[:1])
+    finished = (ended.filter(status=MatchStatus.FINISHED).annotate(seat=seat)
+                .annotate(last_by_bot=Subquery(last_by_bot))
+                .filter(Q(last_by_bot=False) | Q(last_by_bot__isnull=True)).count())
+    return Record(finished=finished, started=started)

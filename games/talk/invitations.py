@@ -1,0 +1,84 @@
+"""Inviting a friend to your table (issue #17): an in-site notification with the room's
+invite link, and an e-mail too if the friend asked for them on their profile page."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from django.conf import settings
+from django.core.mail import send_mail
+from django.db import transaction
+from django.template.loader import render_to_string
+from django.utils import translation
+
+from accounts.models import User
+from games.models import NoticeKind, Room, Seat
+from games.services.errors import ServiceError
+from games.talk import notifications
+from games.talk.blocks import is_blocked_either_way
+from games.talk.friends import are_friends, check_rate, friends_of
+from games.talk.online import online_ids
+
+__all__ = ["invitable_friends", "invite", "invite_link"]
+
+log = logging.getLogger(__name__)
+
+
+def invite_link(room: Room, base_url: str) -> str:
+    """The room's invite link without a language prefix: it opens in the invitee's own
+    language (as the table's own invite link does)."""
+    return f"{base_url.rstrip('/')}/rooms/{room.code}/"
+
+
+def _check_inviter(user: Any, room: Room) -> None:
+    if not room.is_open:
+        raise ServiceError("ROOM_CLOSED")
+    if not Seat.objects.filter(room=room, user=user).exists():
+        raise ServiceError("NOT_SEATED")
+
+
+def invitable_friends(user: Any, room: Room) -> list[User]:
+    """The friends `user` may invite to `room` now: not seated there already."""
+    seated = set(Seat.objects.filter(room=room).values_list("user_id", flat=True))
+    friends = [f for f in friends_of(user) if f.pk not in seated]
+    online = online_ids(f.pk for f in friends)
+    # Online friends first: they can come now.
+    return sorted(friends, key=lambda f: f.pk not in online)
+
+
+def invite(user: Any, room: Room, friend_id: int, base_url: str) -> User:
+    """`user`, seated at `room`, invites their friend `friend_id`: a notification now, and an
+    e-mail after commit if the friend opted in and has an address."""
+    _check_inviter(user, room)
+    friend = User.objects.filter(pk=friend_id, is_active=True, is_bot=False).first()
+    if friend is None:
+        raise ServiceError("PLAYER_NOT_FOUND")
+    if friend.pk == user.pk:
+        raise ServiceError("CANNOT_TARGET_SELF")
+    if is_blocked_either_way(user.pk, friend.pk):
+        raise ServiceError("PLAYER_BLOCKED")
+    if not are_friends(user.pk, friend.pk):
+        raise ServiceError("NOT_FRIENDS")
+    check_rate(user)
+    with transaction.atomic():
+        notifications.notify(friend.pk, NoticeKind.INVITE, user, room)
+        if friend.invite_emails and friend.email:
+            link = invite_link(room, base_url)
+            transaction.on_commit(lambda: _send_email(friend, user, room, link))
+    return friend
+
+
+def _send_email(friend: User, inviter: Any, room: Room, link: str) -> None:
+    """The invitation by e-mail, in the friend's own language. A mail server that fails does
+    not undo the invitation: the notification is there anyway."""
+    language = friend.preferred_language or settings.LANGUAGE_CODE
+    with translation.override(language):
+        context = {"inviter": inviter.public_name, "room": str(room), "link": link,
+                   "friend": friend.public_name}
+        subject = render_to_string("games/email/invite_subject.txt", context).strip()
+        body = render_to_string("games/email/invite.txt", context)
+    try:
+        send_mail(subject, body, None, [friend.email])
+    except Exception:  # noqa: BLE001 - logged; the in-site notification stands
+        log.exception("invitation e-mail to user %s failed", friend.pk)

@@ -1,0 +1,64 @@
+"""The in-site notification list (issue #17): friend requests, accepted requests and
+invitations to a table. A new notification is pushed after commit to the user's site sockets
+(/ws/me/, every open page), which update the header's unread badge."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from django.utils import timezone
+from django.utils.translation import gettext
+
+from games.models import NoticeKind, Notification, Room
+from games.talk import hooks
+
+__all__ = ["RECENT_SHOWN", "mark_all_read", "notify", "recent", "sent_recently", "text_of",
+           "unread_count"]
+
+RECENT_SHOWN = 50
+
+
+def notify(user_id: int, kind: str, actor: Any, room: Room | None = None) -> Notification:
+    """Write a notification for `user_id`; its sockets hear of it once the transaction
+    commits (never of one rolled back)."""
+    notice = Notification.objects.create(user_id=user_id, kind=kind, actor=actor, room=room)
+    hooks.notices_changed(user_id, lambda: unread_count(user_id))
+    return notice
+
+
+def unread_count(user_id: int) -> int:
+    return Notification.objects.filter(user_id=user_id, read_at__isnull=True).count()
+
+
+def sent_recently(actor: Any, kinds: tuple[str, ...], within: timedelta) -> int:
+    """How many notifications of `kinds` `actor` caused within `within`: the rate limit of
+    friend requests and invitations counts these rows, in any process."""
+    return Notification.objects.filter(actor=actor, kind__in=kinds,
+                                       created__gte=timezone.now() - within).count()
+
+
+def recent(user: Any) -> list[Notification]:
+    return list(Notification.objects.filter(user=user).select_related("actor", "room")
+                [:RECENT_SHOWN])
+
+
+def mark_all_read(user: Any) -> int:
+    """The user saw the list: every notification is read. The sockets' badges go to 0."""
+    changed = Notification.objects.filter(user=user, read_at__isnull=True).update(
+        read_at=timezone.now())
+    if changed:
+        hooks.notices_changed(user.pk, lambda: 0)
+    return changed
+
+
+def text_of(notice: Notification) -> str:
+    """The notification's sentence in the active language."""
+    name = notice.actor.public_name
+    if notice.kind == NoticeKind.INVITE:
+        room = notice.room
+        return gettext("%(name)s invites you to the table %(room)s.") % {
+            "name": name, "room": str(room) if room is not None else "?"}
+    if notice.kind == NoticeKind.FRIEND_REQUEST:
+        return gettext("%(name)s sent you a friend request.") % {"name": name}
+    return gettext("%(name)s accepted your friend request.") % {"name": name}

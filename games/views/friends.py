@@ -1,0 +1,186 @@
+"""The friends pages (issue #17): find a player by name, friend requests in and out, the
+friends list with who is online and at which public table, blocks, the notification list, and
+inviting a friend from a room's page. Thin doors: each POST calls one function of games/talk/
+and says what happened (or the refusal's translated sentence) on the page it returns to."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme, urlencode
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from games.history.reliability import finished_record
+from games.models import Block, FriendRequest, Room
+from games.services.errors import ServiceError
+from games.talk import blocks, friends, invitations, notifications, online
+from games.text.errors import message_for
+
+SEARCH_PAGE_SIZE = 20
+
+
+def _back(request: HttpRequest) -> HttpResponse:
+    """Back to the page the form was on (a local `next`), else the friends page."""
+    target = request.POST.get("next", "")
+    if not url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()},
+                                           require_https=request.is_secure()):
+        target = reverse("games:friends")
+    return redirect(target)
+
+
+def _target_id(request: HttpRequest) -> int | None:
+    raw = request.POST.get("user", "")
+    return int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 12 else None
+
+
+@login_required
+@require_GET
+def friends_page(request: HttpRequest) -> HttpResponse:
+    user = request.user
+    mine = friends.friends_of(user)
+    ids = [f.pk for f in mine]
+    here = online.online_ids(ids)
+    tables = online.public_tables(ids)
+    rows = [{"user": f, "online": f.pk in here, "table": tables.get(f.pk)} for f in mine]
+    rows.sort(key=lambda r: not r["online"])
+    return render(request, "games/friends.html", {
+        "friends": rows,
+        "requests_in": friends.requests_in(user),
+        "requests_out": friends.requests_out(user),
+        "blocked": blocks.blocked_by_me(user),
+        "online_count": online.online_count(),
+    })
+
+
+@login_required
+@require_GET
+def find_players(request: HttpRequest) -> HttpResponse:
+    """Players by name: a part of the username or display name, any case. No e-mail address
+    is shown or searched."""
+    user = request.user
+    query = request.GET.get("q", "")[:40]
+    page = Paginator(friends.search_players(query, user), SEARCH_PAGE_SIZE).get_page(
+        request.GET.get("page"))
+    ids = [p.pk for p in page]
+    mine = friends.friend_ids(user.pk)
+    sent = set(FriendRequest.objects.filter(sender=user, recipient_id__in=ids)
+               .values_list("recipient_id", flat=True))
+    received = set(FriendRequest.objects.filter(recipient=user, sender_id__in=ids)
+                   .values_list("sender_id", flat=True))
+    blocked = set(Block.objects.filter(blocker=user, blocked_id__in=ids)
+                  .values_list("blocked_id", flat=True))
+    here = online.online_ids(ids)
+    rows = [{"user": p, "friend": p.pk in mine, "sent": p.pk in sent,
+             "received": p.pk in received, "blocked": p.pk in blocked,
+             "online": p.pk in here, "record": finished_record(p)} for p in page]
+    return render(request, "games/find_players.html", {
+        "q": query.strip(), "page": page, "rows": rows,
+        "too_short": 0 < len(query.strip()) < friends.SEARCH_MIN_LENGTH,
+        "query": urlencode({"q": query.strip()}) if query.strip() else "",
+    })
+
+
+def _act(request: HttpRequest, action: Callable[[Any, int], Any], done: str) -> HttpResponse:
+    target = _target_id(request)
+    try:
+        if target is None:
+            raise ServiceError("PLAYER_NOT_FOUND")
+        action(request.user, target)
+    except ServiceError as exc:
+        messages.error(request, message_for(exc.code))
+    else:
+        messages.success(request, done)
+    return _back(request)
+
+
+@login_required
+@require_POST
+def send_request(request: HttpRequest) -> HttpResponse:
+    target = _target_id(request)
+    try:
+        if target is None:
+            raise ServiceError("PLAYER_NOT_FOUND")
+        now_friends = friends.send_request(request.user, target)
+    except ServiceError as exc:
+        messages.error(request, message_for(exc.code))
+    else:
+        messages.success(request, _("You are friends now.") if now_friends
+                         else _("Your friend request has been sent."))
+    return _back(request)
+
+
+@login_required
+@require_POST
+def accept_request(request: HttpRequest) -> HttpResponse:
+    return _act(request, friends.accept, _("You are friends now."))
+
+
+@login_required
+@require_POST
+def decline_request(request: HttpRequest) -> HttpResponse:
+    return _act(request, friends.decline, _("The friend request has been declined."))
+
+
+@login_required
+@require_POST
+def cancel_request(request: HttpRequest) -> HttpResponse:
+    return _act(request, friends.cancel, _("Your friend request has been withdrawn."))
+
+
+@login_required
+@require_POST
+def unfriend(request: HttpRequest) -> HttpResponse:
+    return _act(request, friends.unfriend, _("You are no longer friends."))
+
+
+@login_required
+@require_POST
+def block(request: HttpRequest) -> HttpResponse:
+    return _act(request, blocks.block, _("The player has been blocked."))
+
+
+@login_required
+@require_POST
+def unblock(request: HttpRequest) -> HttpResponse:
+    return _act(request, blocks.unblock, _("The player is no longer blocked."))
+
+
+@login_required
+@require_POST
+def invite(request: HttpRequest, code: str) -> HttpResponse:
+    """The room page's "invite a friend": the friend gets a notification (and an e-mail if
+    they asked for one) with the room's invite link."""
+    room = get_object_or_404(Room, code=code.lower())
+    target = _target_id(request)
+    try:
+        if target is None:
+            raise ServiceError("PLAYER_NOT_FOUND")
+        friend = invitations.invite(request.user, room, target,
+                                    request.build_absolute_uri("/"))
+    except ServiceError as exc:
+        messages.error(request, message_for(exc.code))
+    else:
+        messages.success(request, _("%(name)s has been invited to this table.")
+                         % {"name": friend.public_name})
+    return redirect(room)
+
+
+@login_required
+@require_GET
+def notification_list(request: HttpRequest) -> HttpResponse:
+    """The notifications, the latest first; seeing the list marks them read."""
+    user = request.user
+    rows = [{"notice": n, "text": notifications.text_of(n), "unread": n.read_at is None,
+             "link": (n.room.get_absolute_url()
+                      if n.room is not None and n.room.is_open else None)}
+            for n in notifications.recent(user)]
+    notifications.mark_all_read(user)
+    return render(request, "games/notifications.html", {"rows": rows})

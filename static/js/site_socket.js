@@ -1,0 +1,66 @@
+// @ts-check
+// The site socket (/ws/me/, docs/protocol.md "The site socket"), opened by every page of a
+// signed-in player: it keeps the player "online" for their friends (a ping every 25 s) and
+// shows the unread-notification count in the header as it changes. Reconnects with backoff;
+// a refusal (signed out, too many tabs) is not retried.
+
+const FATAL = new Set([4401, 4403, 4429]);
+const PING_MS = 25000;
+const MAX_DELAY_MS = 30000;
+
+/** @param {number} unread */
+function showUnread(unread) {
+  for (const badge of document.querySelectorAll("[data-notice-count]")) {
+    if (!(badge instanceof HTMLElement)) continue;
+    badge.textContent = unread > 0 ? String(unread) : "";
+    badge.hidden = unread === 0;
+    badge.dataset.noticeCount = String(unread);
+  }
+}
+
+function start() {
+  const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+  const url = `${scheme}//${location.host}/ws/me/`;
+  let attempts = 0;
+  /** @type {number | undefined} */
+  let ping;
+  /** @type {number | undefined} */
+  let retry;
+  let stopped = false;
+
+  function connect() {
+    retry = undefined;
+    const ws = new WebSocket(url);
+    ws.addEventListener("open", () => {
+      attempts = 0;
+      clearInterval(ping);
+      ping = window.setInterval(() => {
+        if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: "ping" }));
+      }, PING_MS);
+    });
+    ws.addEventListener("message", (e) => {
+      /** @type {{type?: string, unread?: number}} */
+      let msg;
+      try { msg = JSON.parse(e.data); } catch { return; }
+      if (msg.type === "notices" && typeof msg.unread === "number") showUnread(msg.unread);
+    });
+    ws.addEventListener("close", (e) => {
+      clearInterval(ping);
+      if (stopped || FATAL.has(e.code)) { stopped = true; return; }
+      attempts += 1;
+      const delay = Math.min(MAX_DELAY_MS, 1000 * 2 ** Math.min(attempts, 5))
+        * (0.5 + Math.random() / 2);
+      retry = window.setTimeout(connect, delay);
+    });
+  }
+
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible" && retry !== undefined && !stopped) {
+      clearTimeout(retry);
+      connect();
+    }
+  });
+  connect();
+}
+
+start();
