@@ -30,6 +30,7 @@ urlpatterns = [
     path("friends/remove/", friend_views.unfriend, name="unfriend"),
     path("friends/block/", friend_views.block, name="block"),
     path("friends/unblock/", friend_views.unblock, name="unblock"),
+    path("friends/unmute/", friend_views.unmute, name="unmute"),
     path("notifications/", friend_views.notification_list, name="notifications"),
     path("matches/", views_history.match_list, name="matches"),
     path("matches/<id:pk>/", views_history.match_detail, name="match"),

@@ -30,6 +30,14 @@ def set_mute(user: Any, other_id: int, muted: bool) -> None:
         hooks.mutes_changed(user.pk)
 
 
+def muted_by(user: Any) -> list[Any]:
+    """The players `user` muted, by name (the friends page lists them, each with Unmute)."""
+    from accounts.models import User
+
+    return list(User.objects.filter(pk__in=TalkMute.objects.filter(user_id=user.pk)
+                                    .values("muted_id")).order_by("display_name", "username"))
+
+
 def report(user: Any, code: str, message_id: int, seat: int | None) -> TalkReport:
     """`user` reports a message they could read at table `code`; a second report of the same
     message by the same user is the same report."""

@@ -18,10 +18,11 @@ from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from games.engine.errors import TroccasError
 from games.history.reliability import finished_record
 from games.models import Block, FriendRequest, Room
 from games.services.errors import ServiceError
-from games.talk import blocks, friends, invitations, notifications, online
+from games.talk import blocks, friends, invitations, moderation, notifications, online
 from games.text.errors import message_for
 
 SEARCH_PAGE_SIZE = 20
@@ -56,6 +57,7 @@ def friends_page(request: HttpRequest) -> HttpResponse:
         "requests_in": friends.requests_in(user),
         "requests_out": friends.requests_out(user),
         "blocked": blocks.blocked_by_me(user),
+        "muted": moderation.muted_by(user),
         "online_count": online.online_count(),
     })
 
@@ -151,6 +153,22 @@ def block(request: HttpRequest) -> HttpResponse:
 @require_POST
 def unblock(request: HttpRequest) -> HttpResponse:
     return _act(request, blocks.unblock, _("The player is no longer blocked."))
+
+
+@login_required
+@require_POST
+def unmute(request: HttpRequest) -> HttpResponse:
+    """Read a muted player's table talk again (the table's panel does the same live)."""
+    target = _target_id(request)
+    try:
+        if target is None:
+            raise ServiceError("PLAYER_NOT_FOUND")
+        moderation.set_mute(request.user, target, False)
+    except TroccasError as exc:
+        messages.error(request, message_for(exc.code))
+    else:
+        messages.success(request, _("You read this player's table talk again."))
+    return _back(request)
 
 
 @login_required

@@ -210,3 +210,23 @@ def test_the_pages_send_requests_accept_and_invite_with_csrf(
     assert friends.friend_ids(owner.pk) == set()
     web.post(reverse("games:unblock"), {"user": anna.pk, "next": "https://evil.example/"})
     assert not Block.objects.exists()
+
+
+def test_the_friends_page_lists_muted_players_and_unmutes_them(owner: Any,
+                                                               players: list[Any]) -> None:
+    """The talk panel mutes a speaker; the friends page keeps the list, with Unmute."""
+    from games.models import TalkMute
+    from games.talk import moderation
+
+    anna, benedetg, _curdin = players
+    moderation.set_mute(owner, anna.pk, True)
+    web = Client()
+    web.force_login(owner)
+    page = web.get(reverse("games:friends")).content.decode()
+    assert "Muted players" in page and anna.public_name in page
+    assert benedetg.public_name not in page
+    page = web.post(reverse("games:unmute"), {"user": anna.pk}, follow=True).content.decode()
+    assert "You read this player&#x27;s table talk again." in page
+    assert not TalkMute.objects.exists() and "Muted players" not in page
+    page = web.post(reverse("games:unmute"), {"user": owner.pk}, follow=True).content.decode()
+    assert "You cannot do that to yourself." in page
