@@ -48,10 +48,14 @@ run: venv messages
 		--port $(PORT) --ws-max-size 16384
 
 # The checks that keep the layers apart first (quick, and a broken contract fails the run
-# before twelve minutes of suite), then the whole suite twice: on the embedded default
-# (SQLite, in-memory layer, in-process timers) and on the distributed setup (PostgreSQL,
-# Redis, Celery).
-test: checks test-embedded test-services
+# before the suite), then the whole suite twice: on the embedded default (SQLite, in-memory
+# layer, in-process timers) and on the distributed setup (PostgreSQL, Redis, Celery). The two
+# runs share nothing (SQLite file vs PostgreSQL, free ports, their own Redis indexes) and the
+# embedded one is mostly the browser tests waiting on pages, so they run side by side
+# (TEST_JOBS=1: one after the other); each one's output is printed whole when it ends.
+TEST_JOBS ?= 2
+test: checks
+	@$(MAKE) --no-print-directory --output-sync=target -j$(TEST_JOBS) test-embedded test-services
 
 checks: lint contracts typecheck typecheck-js
 
