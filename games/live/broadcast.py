@@ -20,6 +20,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
 from games.live.channel_layer import BatchingRedisChannelLayer
+from games.live.memory_layer import LeanInMemoryChannelLayer
 from games.services.snapshot import TableSnapshot
 
 log = logging.getLogger(__name__)
@@ -113,11 +114,27 @@ async def _fan_out(code: str, build: Callable[[int | None], dict[str, Any]]) -> 
         await layer.group_send(group, build(seat))
 
 
+def _hand_over(code: str, build: Callable[[int | None], dict[str, Any]]) -> bool:
+    """The embedded mode: queue the update on the sockets' loop and return at once
+    (games/live/memory_layer.py); False when that is not possible here."""
+    layer = get_channel_layer()
+    if not isinstance(layer, LeanInMemoryChannelLayer):
+        return False
+    sends = []
+    for seat in AUDIENCES:
+        members = layer.members(group_name(code, seat))
+        if members:
+            sends.append((members, build(seat)))
+    return not sends or layer.deliver_threadsafe(sends)
+
+
 def publish(snap: TableSnapshot) -> None:
     """Send every audience its own view of the table (after commit)."""
     seat_map = {str(s.user_id): s.index for s in snap.seats}
     frames = ChangeFrames(snap)
     try:
+        if _hand_over(snap.code, lambda seat: build_message(frames, seat, seat_map)):
+            return
         async_to_sync(_fan_out)(snap.code, lambda seat: build_message(frames, seat, seat_map))
     except Exception:  # noqa: BLE001 - a lost broadcast is healed by the clients' resync
         # Clients that miss an update see a version gap on the next one and resync; the
