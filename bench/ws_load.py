@@ -612,7 +612,7 @@ class Sock:
 
     @property
     def url(self) -> str:
-        return f"ws://127.0.0.1:{self.port}/ws/rooms/{self.table.code}/"
+        return f"ws://127.0.0.1:{self.port}/ws/rooms/{self.table.code}/?protocol=2"
 
     async def connect(self) -> None:
         import websockets
@@ -1107,7 +1107,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         extra["DB_CONN_MAX_AGE"] = str(args.db_conn_max_age)
         report["db_conn_max_age"] = args.db_conn_max_age
     try:
-        with backend(args.mode, extra_env=extra) as b:
+        with backend(args.mode, redis_index=args.redis_index, extra_env=extra) as b:
             idle_n = (args.idle_sockets + 3) // 4
             tables = make_tables(args.tables, "load")
             idle_tables = make_tables(idle_n, "idle") if idle_n else []
@@ -1174,7 +1174,8 @@ def print_report(r: dict[str, Any]) -> None:
         print(f"CPU: servers {r['server_cpu_percent']} ({r['server_cpu_ms_per_action']} ms per "
               f"action)  load generator "
               f"{r['loadgen_cpu_percent']}%   (connect {r['connect_seconds']} s)")
-        print(f"CPU of the services, ms per action: {r.get('service_cpu_ms_per_action')}")
+        print(f"CPU of the services, ms per action: {r.get('service_cpu_ms_per_action')}; "
+              f"ASGI + services: {cpu_per_action(r)} ms per action")
         print(f"memory: {r['rss_mb_per_100_tables_connected']} MB per 100 tables connected, "
               f"{r['rss_mb_per_100_tables_after_play']} MB per 100 tables after play "
               f"(RSS at start {r['rss_mb_start']})")
@@ -1201,6 +1202,40 @@ def print_report(r: dict[str, Any]) -> None:
               f"{c['growth_second_half_mb']} MB; {c['problem_count']} problems")
     if r.get("crashed"):
         print(f"CRASHED: {r['crashed']}")
+
+
+# The figures issue #16 sets targets for, in the order `print_comparison` shows them.
+_COMPARED = (("p50_ms", "p50 ms"), ("p99_ms", "p99 ms"), ("actions_per_second", "actions/s"),
+             ("late_sends", "late sends"), ("ratio_p50_to_echo", "p50 / echo"),
+             ("server_cpu_ms_per_action", "ASGI CPU ms/action"))
+
+
+def cpu_per_action(r: dict[str, Any]) -> float:
+    """ASGI + PostgreSQL + Redis + Celery CPU per served action (issue #16's 6 ms target)."""
+    services = r.get("service_cpu_ms_per_action") or {}
+    return round(r.get("server_cpu_ms_per_action", 0) + sum(max(0.0, v)
+                                                            for v in services.values()), 2)
+
+
+def print_comparison(before: dict[str, Any], after: dict[str, Any]) -> None:
+    """A saved run (`--json`, e.g. of the previous code) beside this one, same layout."""
+    print(f"== before / after ({before.get('date')} / {after.get('date')}; "
+          f"{before.get('tables')} / {after.get('tables')} tables, "
+          f"{before.get('processes')} / {after.get('processes')} processes, {before.get('mode')} "
+          f"/ {after.get('mode')})")
+    print(f"  {'load average at start':24} {str(before.get('loadavg_start')):>18} "
+          f"{str(after.get('loadavg_start')):>18}")
+    print(f"  {'load average at end':24} {str(before.get('loadavg_end')):>18} "
+          f"{str(after.get('loadavg_end')):>18}")
+    for key, label in _COMPARED:
+        print(f"  {label:24} {str(before.get(key, '-')):>18} {str(after.get(key, '-')):>18}")
+    for name in ("postgresql", "redis", "celery"):
+        b = (before.get("service_cpu_ms_per_action") or {}).get(name, "-")
+        a = (after.get("service_cpu_ms_per_action") or {}).get(name, "-")
+        print(f"  {name + ' CPU ms/action':24} {str(b):>18} {str(a):>18}")
+    print(f"  {'all CPU ms/action':24} {cpu_per_action(before):>18} {cpu_per_action(after):>18}")
+    print(f"  {'echo p50 ms':24} {str((before.get('echo') or {}).get('p50_ms', '-'))[:6]:>18} "
+          f"{str((after.get('echo') or {}).get('p50_ms', '-'))[:6]:>18}")
 
 
 def parser() -> argparse.ArgumentParser:
@@ -1230,7 +1265,13 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--py-spy", default="",
                    help="profile the first ASGI process (GIL holder) during play into FILE")
     p.add_argument("--seed", type=int, default=2026)
+    p.add_argument("--redis-index", type=int, default=REDIS_INDEX,
+                   help="Redis database index of a distributed run (flushed before and after; "
+                   "another index when two runs share the machine's Redis)")
     p.add_argument("--json", default="", help="also write the report to this file")
+    p.add_argument("--before", default="",
+                   help="a report written earlier with --json (e.g. on the previous code): "
+                   "printed beside this run's figures")
     p.add_argument("--keep-logs", action="store_true", help="put server log tails in the report")
     return p
 
@@ -1241,6 +1282,8 @@ def main(argv: list[str] | None = None) -> int:
     install_signal_handlers()
     report = run(args)
     print_report(report)
+    if args.before:
+        print_comparison(json.loads(Path(args.before).read_text()), report)
     if args.json:
         Path(args.json).write_text(json.dumps(report, indent=1, default=str))
     bad = (report.get("errors") or report.get("lost_updates") or report.get("hidden_card_leaks")

@@ -272,7 +272,8 @@ if TROCCAS_MODE == "distributed":
     CELERY_BROKER_URL = REDIS_URL
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    # Channels' in-memory layer without its sweep of every queue on every message (issue #16).
+    CHANNEL_LAYERS = {"default": {"BACKEND": "games.live.memory_layer.LeanInMemoryChannelLayer"}}
     # No broker exists in the embedded mode: timers call the task functions in-process. The
     # in-memory transport keeps "import celery" and an accidental .delay() from dialling Redis.
     CELERY_BROKER_URL = "memory://"

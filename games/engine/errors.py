@@ -84,6 +84,8 @@ class ErrorCode(StrEnum):
     SYSTEM_ACTION = "SYSTEM_ACTION"
     RATE_LIMITED = "RATE_LIMITED"
     TOO_MANY_SOCKETS = "TOO_MANY_SOCKETS"
+    # A client of an older protocol version (docs/protocol.md §3, issue #16).
+    PROTOCOL_OUTDATED = "PROTOCOL_OUTDATED"
     SERVER_ERROR = "SERVER_ERROR"
     # HTTP API (docs/protocol.md §2; ApiError) and the match history's JSON.
     INVALID_CREDENTIALS = "INVALID_CREDENTIALS"

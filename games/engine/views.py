@@ -25,16 +25,65 @@ from .state import (
     tricks_won,
 )
 
+# The keys of a view that depend on who reads it; every other key is the same for all five
+# audiences, so a broadcast builds (and encodes) that shared part once (issue #16).
+SEAT_KEYS = ("seat", "team", "hand", "legal_cards", "actions", "scart", "buob")
+
+# A view's keys in the order of the protocol's §6 table.
+_ORDER = ("phase", "seat", "team", "dealer", "first_dealer", "turn", "options", "totals",
+          "deals_played", "match_deals", "winner", "bock", "deal_number", "hand", "hand_counts",
+          "legal_cards", "actions", "reveal", "scart", "scart_count", "trick", "last_trick",
+          "tricks_played", "tricks_won", "pile_counts", "buob", "narr_debt", "review")
+
 
 def view(state: MatchState, seat: int | None) -> dict[str, Any]:
     """The table as `seat` (0–3) or a spectator (None) may see it; JSON-ready."""
+    whole = shared_view(state)
+    whole.update(seat_view(state, seat))
+    return {k: whole[k] for k in _ORDER}
+
+
+def _over(state: MatchState) -> bool:
     deal = state.deal
-    phase = state.phase
-    over = phase in (ROUND_OVER, MATCH_OVER) and deal is not None and deal.points is not None
+    return (state.phase in (ROUND_OVER, MATCH_OVER) and deal is not None
+            and deal.points is not None)
+
+
+def seat_view(state: MatchState, seat: int | None) -> dict[str, Any]:
+    """The part of `view(state, seat)` that depends on the audience: the SEAT_KEYS."""
+    deal = state.deal
+    actions = legal_actions(state, seat)
     out: dict[str, Any] = {
-        "phase": phase,
         "seat": seat,
         "team": None if seat is None else team_of(seat),
+        "hand": [],
+        "legal_cards": actions["legal_cards"],
+        "actions": actions,
+        "scart": None,
+        "buob": None,
+    }
+    if deal is None:
+        return out
+    over = _over(state)
+    if seat is not None and not over:
+        out["hand"] = ids_of(deal.hands[seat])
+    if deal.scart is not None and (over or seat == deal.dealer):
+        out["scart"] = card_ids(deal.scart)
+    if state.phase == PLAY and deal.current is not None:
+        out["buob"] = {
+            "call": buob_public(deal.current.buob, resolved=False),
+            "suits": actions["buob_suits"],
+        }
+    return out
+
+
+def shared_view(state: MatchState) -> dict[str, Any]:
+    """Every key of a view but the SEAT_KEYS: public, the same for every audience."""
+    deal = state.deal
+    phase = state.phase
+    over = _over(state)
+    out: dict[str, Any] = {
+        "phase": phase,
         "dealer": state.dealer,
         "first_dealer": state.first_dealer,
         "turn": None,
@@ -47,23 +96,17 @@ def view(state: MatchState, seat: int | None) -> dict[str, Any]:
                  "is_bock": bool(deal and deal.is_bock),
                  "multiplier": 2 if deal and deal.is_bock else 1},
         "deal_number": deal.number if deal else None,
-        "hand": [],
         "hand_counts": [0, 0, 0, 0],
-        "legal_cards": [],
-        "actions": legal_actions(state, seat),
         "reveal": None,
-        "scart": None,
         "scart_count": 0,
         "trick": None,
         "last_trick": None,
         "tricks_played": 0,
         "tricks_won": {"A": 0, "B": 0},
         "pile_counts": {"A": 0, "B": 0},
-        "buob": None,
         "narr_debt": None,
         "review": None,
     }
-    out["legal_cards"] = out["actions"]["legal_cards"]
     if deal is None:
         return out
     if phase == DEALING:
@@ -72,15 +115,11 @@ def view(state: MatchState, seat: int | None) -> dict[str, Any]:
         out["turn"] = deal.turn
     elif phase == SCART:
         out["turn"] = deal.dealer
-    if seat is not None and not over:
-        out["hand"] = ids_of(deal.hands[seat])
     out["hand_counts"] = [h.bit_count() for h in deal.hands]
     if deal.reveal is not None and (phase == REVEAL or over or state.options.reveal_persist):
         out["reveal"] = by_seat(deal.reveal)
     if deal.scart is not None:
         out["scart_count"] = 2
-        if over or seat == deal.dealer:
-            out["scart"] = card_ids(deal.scart)
     if deal.current is not None and deal.current.cards:
         out["trick"] = trick_view(deal.current)
     elif deal.current is not None:
@@ -91,11 +130,6 @@ def view(state: MatchState, seat: int | None) -> dict[str, Any]:
     out["tricks_played"] = len(deal.tricks)
     out["tricks_won"] = by_team(tricks_won(deal))
     out["pile_counts"] = {"A": deal.piles[0].bit_count(), "B": deal.piles[1].bit_count()}
-    if phase == PLAY and deal.current is not None:
-        out["buob"] = {
-            "call": buob_public(deal.current.buob, resolved=False),
-            "suits": out["actions"]["buob_suits"],
-        }
     if deal.narr_debt is not None:
         out["narr_debt"] = debt_view(deal.narr_debt, show_card=over)
     if over:

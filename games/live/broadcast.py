@@ -2,20 +2,25 @@
 
 Called only from `transaction.on_commit`: a rolled-back action is never announced. A room has
 one group per seat and one public group; each seat's group receives only that seat's view, the
-public group the spectators' view. Frames are encoded once here, not once per socket.
+public group the spectators' view. Frames are encoded once here, not once per socket, and
+the part of the view every audience shares is encoded once for all of them (issue #16).
+
+Protocol 2 (docs/protocol.md): one `state` frame per change and audience, carrying the
+change's `events` with the view.
 """
 
 from __future__ import annotations
 
-import json
 import logging
 from collections.abc import Callable
 from typing import Any
 
+import orjson
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
 from games.live.channel_layer import BatchingRedisChannelLayer
+from games.live.memory_layer import LeanInMemoryChannelLayer
 from games.services.snapshot import TableSnapshot
 
 log = logging.getLogger(__name__)
@@ -49,25 +54,52 @@ def send_notices(user_id: int, unread: int) -> None:
                                         {"type": "notices.changed", "frame": frame})
     except Exception:  # noqa: BLE001 - the page reads the count again when it loads
         log.exception("notification push to user %s failed", user_id)
+# orjson, not the standard library's encoder: the frames of every change are encoded here, and
+# orjson does it several times faster (docs/decisions.md "Lean hot path (#16)"). The engine and
+# the services stay on plain Python objects; bytes are made only at this edge. Compact, UTF-8
+# (no \u escapes), as before.
+_ORJSON = orjson.OPT_NON_STR_KEYS
+
+
+def encode_bytes(message: dict[str, Any]) -> bytes:
+    """One server frame as compact UTF-8 JSON."""
+    return orjson.dumps(message, option=_ORJSON)
 
 
 def encode(message: dict[str, Any]) -> str:
-    return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+    """One server frame as compact JSON text (a websocket text frame)."""
+    return orjson.dumps(message, option=_ORJSON).decode()
 
 
 AUDIENCES: tuple[int | None, ...] = (0, 1, 2, 3, None)
 
 
-def build_message(snap: TableSnapshot, seat: int | None, seat_map: dict[str, int]
+class ChangeFrames:
+    """The `state` frames of one change: the view's shared part is encoded once, on the first
+    audience that needs a frame, and spliced into each audience's frame beside its own part.
+    Both parts are JSON objects with disjoint keys (engine.views.SEAT_KEYS), so the splice is
+    the object `{**seat_part, **shared_part}`: exactly `snap.view_for(seat)`."""
+
+    def __init__(self, snap: TableSnapshot) -> None:
+        self.snap = snap
+        self._shared: bytes | None = None
+
+    def frame(self, seat: int | None) -> str:
+        snap = self.snap
+        if self._shared is None:
+            self._shared = encode_bytes(snap.shared_view())[1:-1]
+        head = encode_bytes({"type": "state", "version": snap.version,
+                             "events": snap.events_for(seat)})
+        own = encode_bytes(snap.seat_view(seat))
+        return b"".join((head[:-1], b',"view":', own[:-1], b",", self._shared, b"}}")).decode()
+
+
+def build_message(frames: ChangeFrames, seat: int | None, seat_map: dict[str, int]
                   ) -> dict[str, Any]:
-    """The channel-layer message for one audience: its frames, encoded once for all sockets."""
-    frames = []
-    event = snap.event_message(seat)
-    if event is not None:
-        frames.append(encode(event))
-    frames.append(encode(snap.state_message(seat)))
+    """The channel-layer message for one audience: its frame, encoded once for all sockets."""
+    snap = frames.snap
     message = {"type": "table.update", "seat": seat, "seat_map": seat_map,
-               "version": snap.version, "frames": frames}
+               "version": snap.version, "frame": frames.frame(seat)}
     if seat is None:
         # The spectators' audience also learns whether it may stay (set_options mid-match).
         message["spectators_refused"] = spectators_refused(snap)
@@ -100,11 +132,28 @@ async def _fan_out(code: str, build: Callable[[int | None], dict[str, Any]]) -> 
         await layer.group_send(group, build(seat))
 
 
+def _hand_over(code: str, build: Callable[[int | None], dict[str, Any]]) -> bool:
+    """The embedded mode: queue the update on the sockets' loop and return at once
+    (games/live/memory_layer.py); False when that is not possible here."""
+    layer = get_channel_layer()
+    if not isinstance(layer, LeanInMemoryChannelLayer):
+        return False
+    sends = []
+    for seat in AUDIENCES:
+        members = layer.members(group_name(code, seat))
+        if members:
+            sends.append((members, build(seat)))
+    return not sends or layer.deliver_threadsafe(sends)
+
+
 def publish(snap: TableSnapshot) -> None:
     """Send every audience its own view of the table (after commit)."""
     seat_map = {str(s.user_id): s.index for s in snap.seats}
+    frames = ChangeFrames(snap)
     try:
-        async_to_sync(_fan_out)(snap.code, lambda seat: build_message(snap, seat, seat_map))
+        if _hand_over(snap.code, lambda seat: build_message(frames, seat, seat_map)):
+            return
+        async_to_sync(_fan_out)(snap.code, lambda seat: build_message(frames, seat, seat_map))
     except Exception:  # noqa: BLE001 - a lost broadcast is healed by the clients' resync
         # Clients that miss an update see a version gap on the next one and resync; the
         # state itself is safe in the database. Never log the views: they hold cards.

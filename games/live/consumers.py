@@ -9,7 +9,6 @@ cards, even while it is changing groups.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import time
 import weakref
@@ -25,7 +24,13 @@ from django.utils import translation
 from accounts.sessions import session_tag, still_signed_in
 from games import services
 from games.live import bot_pool, broadcast, timer_loop
-from games.live.protocol import TALK_TYPES, ProtocolError, parse
+from games.live.protocol import (
+    PROTOCOL_VERSION,
+    TALK_TYPES,
+    ProtocolError,
+    client_protocol,
+    parse,
+)
 from games.live.talk import TalkMixin
 from games.text.errors import message_for
 
@@ -33,9 +38,12 @@ log = logging.getLogger(__name__)
 
 # Close codes (4000–4999 are the application's): the client shows why and does not retry.
 # TOO_MANY_SOCKETS shares 4429 ("too many") with flooding: both mean "not now, not automatically".
+# PROTOCOL_OUTDATED: 4426, after HTTP's 426 Upgrade Required (reload the page to get a client
+# of the server's version).
 CLOSE_CODES = {"NOT_AUTHENTICATED": 4401, "SPECTATORS_NOT_ALLOWED": 4403,
                "BLOCKED_FROM_ROOM": 4403,
-               "ROOM_NOT_FOUND": 4404, "RATE_LIMITED": 4429, "TOO_MANY_SOCKETS": 4429}
+               "ROOM_NOT_FOUND": 4404, "RATE_LIMITED": 4429, "TOO_MANY_SOCKETS": 4429,
+               "PROTOCOL_OUTDATED": 4426}
 # A handler that failed unexpectedly: the socket is closed as "internal error" (RFC 6455).
 CLOSE_SERVER_ERROR = 1011
 _SIGNED_OUT = object()
@@ -148,6 +156,13 @@ class RoomConsumer(TalkMixin, AsyncWebsocketConsumer):
         self.refusals: list[float] = []
         self.language = self._language()
         self.room_lock = _room_lock(self.code)  # held by reference while the socket lives
+        if client_protocol(self.scope.get("query_string", b"")) != PROTOCOL_VERSION:
+            # An old page (or client): it would wait for frames of a shape it no longer gets.
+            # Told so in its language, before anything else is looked up.
+            await self.accept()
+            self.accepted = True
+            await self._shut("PROTOCOL_OUTDATED")
+            return
         refusal = await _db(services.may_watch)(self.code, self.user)
         await self.accept()
         self.accepted = True
@@ -324,8 +339,7 @@ class RoomConsumer(TalkMixin, AsyncWebsocketConsumer):
             # is closed, as its handshake would be refused now (services.may_watch).
             await self._shut("SPECTATORS_NOT_ALLOWED")
             return
-        for frame in event["frames"]:
-            await self.send(text_data=frame)
+        await self.send(text_data=event["frame"])
 
     async def auth_revoke(self, event: dict[str, Any]) -> None:
         """A sign-in of this user ended (broadcast.sign_out): this session's (a log-out), or
@@ -347,9 +361,8 @@ class RoomConsumer(TalkMixin, AsyncWebsocketConsumer):
     async def _send_error(self, code: str, action_id: str | None) -> None:
         with translation.override(self.language):
             message = message_for(code)
-        await self.send(text_data=json.dumps(
-            {"type": "error", "code": code, "message": message, "action_id": action_id},
-            ensure_ascii=False))
+        await self.send(text_data=broadcast.encode(
+            {"type": "error", "code": code, "message": message, "action_id": action_id}))
 
     def _language(self) -> str:
         user = self.user

@@ -14,6 +14,23 @@ from accounts.validators import is_plain_text
 from games.engine.errors import ErrorCode, TroccasError
 from games.services.commands import GAME_TYPES, LOBBY_TYPES, Command
 
+# The protocol version this server speaks (docs/protocol.md §3): a client names it in the
+# socket's query string, `?protocol=2`. Version 2 (issue #16) sends one `state` frame per change
+# carrying its events; a client without it (version 1 expected an `event` frame first) is told
+# PROTOCOL_OUTDATED and closed, rather than left waiting for frames that never come.
+PROTOCOL_VERSION = 2
+
+
+def client_protocol(query_string: bytes | str) -> int | None:
+    """The protocol version a socket's query string names (`protocol=N`), or None."""
+    text = query_string.decode("latin-1") if isinstance(query_string, bytes) else query_string
+    for part in text.split("&"):
+        name, _, value = part.partition("=")
+        if name == "protocol" and value.isdigit() and len(value) <= 4:
+            return int(value)
+    return None
+
+
 # Frames larger than this are refused before parsing (a hand of 21 card ids is < 300 bytes).
 MAX_FRAME_BYTES = 4096
 MAX_ACTION_ID = 64

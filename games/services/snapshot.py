@@ -13,6 +13,7 @@ from typing import Any
 
 from games.engine import MatchState, events_for, new_match_state, view
 from games.engine.options import Options
+from games.engine.views import seat_view, shared_view
 
 
 @dataclass
@@ -62,9 +63,7 @@ class TableSnapshot:
             for s in sorted(self.seats, key=lambda s: s.index)
         ]
 
-    def view_for(self, seat: int | None) -> dict[str, Any]:
-        """The whole `view` object for one audience (seat 0–3, or None for spectators)."""
-        out = view(self.state, seat)
+    def _room_part(self, out: dict[str, Any]) -> dict[str, Any]:
         out["room"] = self.room
         out["seats"] = self.seats_json()
         out["match"] = self.match
@@ -72,14 +71,27 @@ class TableSnapshot:
         out["deadline_kind"] = self.deadline_kind or None
         return out
 
-    def state_message(self, seat: int | None) -> dict[str, Any]:
-        return {"type": "state", "version": self.version, "view": self.view_for(seat)}
+    def view_for(self, seat: int | None) -> dict[str, Any]:
+        """The whole `view` object for one audience (seat 0–3, or None for spectators)."""
+        return self._room_part(view(self.state, seat))
 
-    def event_message(self, seat: int | None) -> dict[str, Any] | None:
-        if not self.events:
-            return None
-        return {"type": "event", "version": self.version,
-                "events": events_for(self.events, seat)}
+    def shared_view(self) -> dict[str, Any]:
+        """The part of every audience's view that is the same for all: the engine's public
+        keys and the room around them (a broadcast encodes it once, not five times)."""
+        return self._room_part(shared_view(self.state))
+
+    def seat_view(self, seat: int | None) -> dict[str, Any]:
+        """The rest of one audience's view (engine.views.SEAT_KEYS): with `shared_view`,
+        exactly `view_for(seat)`."""
+        return seat_view(self.state, seat)
+
+    def events_for(self, seat: int | None) -> list[dict[str, Any]]:
+        """This change's events as one audience may receive them."""
+        return events_for(self.events, seat)
+
+    def state_message(self, seat: int | None) -> dict[str, Any]:
+        """A `state` frame without events: a welcome, a `sync`, the API's answer."""
+        return {"type": "state", "version": self.version, "view": self.view_for(seat)}
 
 
 def lobby_state(options: Options, owner_seat: int | None) -> MatchState:

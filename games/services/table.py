@@ -67,6 +67,9 @@ class Table:
     # The room's own columns as loaded: the version compare-and-set writes the others only
     # when a command changed them (most actions change the version alone).
     room_was: tuple[Any, ...] = ()
+    # The deal's timer as loaded, (round id, round version, deadline): a wake-up armed for it is
+    # still valid, so `finish` arms none when a command left all three as they were.
+    timer_was: tuple[Any, ...] | None = None
     # Set when the engine refused the action publicly (`apply_engine`): the refusal is stored
     # and announced like an action, and the sender is still answered with this code.
     refusal: str | None = None
@@ -91,7 +94,12 @@ def rules_of(room: Room) -> Options:
 
 def _table(room: Room, match: Match | None, rnd: Round | None, now: datetime) -> Table:
     state = from_json(rnd.engine_state) if rnd is not None else None
-    return Table(room, match, rnd, state, room.version, now, room_was=_room_fields(room))
+    return Table(room, match, rnd, state, room.version, now, room_was=_room_fields(room),
+                 timer_was=_timer_of(rnd))
+
+
+def _timer_of(rnd: Round | None) -> tuple[Any, ...] | None:
+    return None if rnd is None else (rnd.pk, rnd.version, rnd.deadline)
 
 
 def load_code(code: str, *, lock: bool) -> Table:
@@ -198,7 +206,10 @@ def finish(t: Table) -> None:
     seats = seats_of(t)
     outbox.table_changed(snapshot(t, seats))
     rnd = t.round
-    if rnd is not None and rnd.deadline is not None:
+    if rnd is not None and rnd.deadline is not None and _timer_of(rnd) != t.timer_was:
+        # A command that left the deal's timer as it was (a lobby command during a deal, say)
+        # keeps the wake-up already armed for it: it fires (round, version) as they still are.
+        # No Celery message and no Redis write per such command (issue #16).
         schedule_wakeup(rnd.pk, rnd.version, rnd.deadline)
     wake_bot(t, seats)
 

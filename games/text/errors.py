@@ -95,6 +95,7 @@ MESSAGES: dict[str, Promise] = {
     ErrorCode.RATE_LIMITED: _("Too many messages: slow down a little."),
     ErrorCode.TOO_MANY_SOCKETS: _("This table is open in too many windows: close one of them "
                                   "and reload this page."),
+    ErrorCode.PROTOCOL_OUTDATED: _("This page is out of date: reload it to keep playing."),
     # HTTP API (docs/protocol.md "HTTP API")
     ErrorCode.INVALID_CREDENTIALS: _("Wrong username or password. Both are case-sensitive; "
                                      "please try again."),

@@ -24,6 +24,8 @@ def ui_strings() -> dict[str, str]:
         "closed_4403": _("The room owner does not allow spectators at this table."),
         "closed_4404": _("There is no room with this invite code."),
         "closed_4429": _("Too many messages: reload the page to continue."),
+        # This page's script speaks an older protocol than the server (docs/protocol.md §3).
+        "closed_4426": message_for("PROTOCOL_OUTDATED"),
         "sign_in": _("Sign in to take a seat"),
         # People and seats
         "team_a": _("Team A"),

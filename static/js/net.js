@@ -11,7 +11,10 @@
  * @property {(code: number) => void} onFatal closed with a code that must not be retried
  */
 
-const FATAL = new Set([4401, 4403, 4404, 4429]);
+// 4426: this page speaks an older protocol than the server; reloading it is the cure.
+const FATAL = new Set([4401, 4403, 4404, 4426, 4429]);
+// The protocol version this script speaks (docs/protocol.md §3), named in the socket's URL.
+export const PROTOCOL = 2;
 const PING_MS = 25000;
 
 export class Connection {
@@ -21,7 +24,7 @@ export class Connection {
    */
   constructor(path, { onMessage, onOpen, onOffline, onFatal }) {
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-    this.url = `${scheme}//${location.host}${path}`;
+    this.url = `${scheme}//${location.host}${path}?protocol=${PROTOCOL}`;
     this.handlers = { onMessage, onOpen, onOffline, onFatal };
     this.attempts = 0;
     this.opened = 0;

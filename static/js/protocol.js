@@ -234,8 +234,11 @@
 
 // --- server messages (protocol §5) ----------------------------------------------------------
 
-/** @typedef {{ type: "state", version: number, view: View }} StateMessage */
-/** @typedef {{ type: "event", version: number, events: GameEvent[] }} EventMessage */
+/**
+ * The table at `version`. Protocol 2: a change's frame carries its `events` (for animation;
+ * the view is the truth); a welcome or `sync` answer has none.
+ * @typedef {{ type: "state", version: number, view: View, events?: GameEvent[] }} StateMessage
+ */
 /** @typedef {{ type: "ack", action_id: string, version: number, duplicate: boolean }} AckMessage */
 /** @typedef {{ type: "error", code: string, message: string, action_id: string | null }} ErrorMessage */
 /**
@@ -247,7 +250,7 @@
 
 /**
  * Every frame the server sends.
- * @typedef {StateMessage | EventMessage | AckMessage | ErrorMessage | PresenceMessage
+ * @typedef {StateMessage | AckMessage | ErrorMessage | PresenceMessage
  *   | PongMessage} ServerMessage
  */
 

@@ -15,7 +15,7 @@ import { createTalk } from "./talk.js";
 import { notices } from "./views/toasts.js";
 
 /**
- * @import { CardId, CommandFields, CommandType, GameEvent, ServerMessage, StateMessage }
+ * @import { CardId, CommandFields, CommandType, ServerMessage, StateMessage }
  *   from "./protocol.js"
  * @import { Strings, TableConfig } from "./views/scene.js"
  */
@@ -120,8 +120,6 @@ if (!cfg.me) {
 
 function start() {
   let version = -1;
-  /** @type {{ version: number, events: GameEvent[] } | null} */
-  let pendingEvents = null;
   /** @type {Map<string, (() => void) | null>} action_id → callback when answered */
   const pending = new Map();
   /** The type of each command still waiting for its answer, by action_id.
@@ -190,15 +188,6 @@ function start() {
       case "state":
         applyState(msg);
         break;
-      case "event":
-        if (version >= 0 && msg.version > version + 1) {
-          // A gap: some update never reached us. Ask for our whole view again.
-          pendingEvents = null;
-          sync();
-        } else if (msg.version > version) {
-          pendingEvents = { version: msg.version, events: msg.events };
-        }
-        break;
       case "presence":
         applyPresence(msg.connected || [], msg.away_since || {});
         break;
@@ -239,8 +228,9 @@ function start() {
       return;
     }
     const t0 = performance.now();
-    const events = pendingEvents && pendingEvents.version === msg.version ? pendingEvents.events : null;
-    pendingEvents = null;
+    // A change's own events animate it; after a gap (an update that never reached us) they
+    // would animate from a table we never saw, so the view alone is shown, complete as always.
+    const events = msg.events && (version < 0 || msg.version === version + 1) ? msg.events : null;
     version = msg.version;
     nameBots(msg.view, S);
     table.apply(msg.view, events);

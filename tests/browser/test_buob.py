@@ -82,7 +82,7 @@ class Seat:
 
     def __init__(self, base: str, code: str, context: Any, stack: ExitStack) -> None:
         cookie = "; ".join(f"{c['name']}={c['value']}" for c in context.cookies(base))
-        url = f"ws{base.removeprefix('http')}/ws/rooms/{code}/"
+        url = f"ws{base.removeprefix('http')}/ws/rooms/{code}/?protocol=2"
         self.ws = stack.enter_context(connect(url, origin=base, open_timeout=10,
                                               additional_headers={"Cookie": cookie}))
         self.version = -1

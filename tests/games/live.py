@@ -53,7 +53,9 @@ class TableClient:
         self.view: dict[str, Any] | None = None
         self.version = -1
 
-    async def connect(self, application: Any = None, user: Any = "same") -> bool:
+    async def connect(self, application: Any = None, user: Any = "same",
+                      query: str = "?protocol=2") -> bool:
+        """Open the socket; `query` names the protocol version (docs/protocol.md §3)."""
         from troccas_site.asgi import application as app
 
         headers = [ORIGIN, HOST]
@@ -61,7 +63,7 @@ class TableClient:
         if who is not None:
             cookie = await sync_to_async(_session_cookie)(who)
             headers.append((b"cookie", f"sessionid={cookie}".encode()))
-        self.comm = WebsocketCommunicator(application or app, f"/ws/rooms/{self.code}/",
+        self.comm = WebsocketCommunicator(application or app, f"/ws/rooms/{self.code}/{query}",
                                           headers=headers)
         connected, _ = await self.comm.connect(timeout=10)
         return connected

@@ -82,7 +82,7 @@ class Player:
         self.server = server
         start = len(self.frames)
         self.ws = await websockets.connect(
-            f"ws://127.0.0.1:{server.port}/ws/rooms/{self.code}/",
+            f"ws://127.0.0.1:{server.port}/ws/rooms/{self.code}/?protocol=2",
             origin=f"http://127.0.0.1:{server.port}",
             additional_headers={"Cookie": f"sessionid={self.cookie}"},
             proxy=None, open_timeout=WAIT,

@@ -43,8 +43,9 @@ def _refusals(code: str) -> list[dict[str, Any]]:
 
 
 def _event(c: TableClient, version: int) -> dict[str, Any]:
-    frames = [f for f in c.frames if f["type"] == "event" and f["version"] == version]
-    assert len(frames) == 1, (c.name, frames)
+    """The one frame of the change at `version` (protocol 2: a `state` with its events)."""
+    frames = [f for f in c.frames if f["type"] == "state" and f["version"] == version]
+    assert len(frames) == 1 and "events" in frames[0], (c.name, frames)
     return frames[0]
 
 
@@ -80,7 +81,7 @@ async def test_a_refused_call_reaches_every_seat_and_the_spectators(
     for c in everyone:
         frame = _event(c, version)
         assert frame["events"] == [expected], c.name
-        assert not cards_in(frame), c.name
+        assert not cards_in(frame["events"]), c.name
         # Nobody is offered swords again in this trick; nothing else moved.
         assert c.view["buob"] == {"call": None, "suits": []}, c.name
         assert c.view["trick"]["cards"] == [[ANNA, "SK"]] and c.view["turn"] == BENEDETG

@@ -137,7 +137,7 @@ def test_the_worker_closes_the_reveal_window_on_time(celery: Celery, make_user: 
     # The worker announced it after commit: the spectators' group gets the table at SCART.
     message = async_to_sync(layer.receive)(channel)
     assert message["type"] == "table.update" and message["version"] == rnd.version + 1
-    assert '"phase":"SCART"' in message["frames"][-1]
+    assert '"phase":"SCART"' in message["frame"]
     rnd.refresh_from_db()
     assert rnd.phase == SCART
     assert rnd.deadline is None and rnd.deadline_kind == ""

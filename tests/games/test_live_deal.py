@@ -88,7 +88,7 @@ class Table:
             for f in frames:
                 if f["type"] == "error" and {"client": c.name, **f} not in self.errors:
                     self.errors.append({"client": c.name, **f})
-                if f["type"] == "event" and c is self.spectator:
+                if f["type"] == "state" and "events" in f and c is self.spectator:
                     self.events.extend(f["events"])
                 if hidden is not None:
                     leaked = cards_in(f) & hidden[seat]

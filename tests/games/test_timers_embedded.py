@@ -174,3 +174,26 @@ def test_turn_timer_deals_and_discards_for_the_dealer(by_seat: dict[int, Any]) -
     assert sorted(st.deal.scart) == sorted(CARD_IDS.index(c) for c in expected)
     kinds = [k for k, _, _ in _system_actions(code)]
     assert kinds == ["turn_timeout"] * 3 + ["end_reveal", "turn_timeout"]
+
+
+def test_a_command_that_leaves_the_timer_as_it_was_arms_no_new_wake_up(
+        by_seat: dict[int, Any], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue #16: the wake-up of a deadline is armed when the deadline (or the deal's version
+    it fires) changes, not again on every command while it stands."""
+    code = _table(by_seat, {"turn_seconds": 30})
+    st = tables.advance(code, by_seat, "PLAY")
+    assert st is not None and st.deal is not None
+    armed: list[tuple[int, int]] = []
+    monkeypatch.setattr("games.services.wakeups.schedule",
+                        lambda round_id, version, when: armed.append((round_id, version)))
+    rnd = tables.current_round(code)
+    # The owner renames the room mid-deal: a new version, the same timer.
+    tables.must(code, by_seat[0], "set_options", name="Friday table")
+    assert armed == []
+    assert tables.current_round(code).deadline == rnd.deadline
+    # A card played moves the turn and the deadline: one new wake-up, at the deal's version.
+    turn = st.deal.turn
+    assert turn is not None
+    tables.must(code, by_seat[turn], "play_card", card=legal_cards(st, turn)[0])
+    rnd.refresh_from_db()
+    assert armed == [(rnd.pk, rnd.version)]

@@ -64,7 +64,7 @@ async def _tab(user: Any, code: str, client: Client | None = None) -> tuple[Tabl
     from troccas_site.asgi import application
 
     cookie = client.cookies["sessionid"].value
-    tab.comm = WebsocketCommunicator(application, f"/ws/rooms/{code}/", headers=[
+    tab.comm = WebsocketCommunicator(application, f"/ws/rooms/{code}/?protocol=2", headers=[
         ORIGIN, HOST, (b"cookie", f"sessionid={cookie}".encode())])
     connected, _ = await tab.comm.connect(timeout=10)
     assert connected

@@ -73,7 +73,7 @@ def test_embedded_is_the_default(tmp_path):
     assert found["options"]["transaction_mode"] == "IMMEDIATE"
     assert found["options"]["timeout"] >= 5
     assert "journal_mode=WAL" in found["options"]["init_command"]
-    assert found["layer"] == "channels.layers.InMemoryChannelLayer"
+    assert found["layer"] == "games.live.memory_layer.LeanInMemoryChannelLayer"
     assert found["cache"] == "django.core.cache.backends.locmem.LocMemCache"
     # No broker to dial: importing Celery and configuring it never touches Redis.
     assert found["broker"] == "memory://"

@@ -105,8 +105,8 @@ export function announceEvents(t, events) {
 /**
  * Every card that reached the table since the previous view, and who won a trick that
  * completed, told from the two views: the player's own card too (the one confirmation a
- * keyboard player hears), and nothing lost when a state arrives without its events (a resync
- * after a gap, or an event frame that came late). A card the turn timer played is told by its
+ * keyboard player hears), and nothing lost when a state arrives without its events (a resync,
+ * or a change shown after a gap, whose events the table skips). A card the turn timer played is told by its
  * own sentence (announceEvents), not twice.
  * @param {Table} t
  * @param {View | null} prev

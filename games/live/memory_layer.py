@@ -1,0 +1,107 @@
+"""The embedded mode's channel layer: Channels' in-memory layer without its per-message sweep.
+
+Stock `InMemoryChannelLayer` walks every queue of the process and every member of every group
+(`_clean_expired`) on each `group_send` and on each `receive`: with a few hundred sockets that
+walk is done thousands of times a second, and bench/ws_load.py's profile of the embedded mode
+found it the largest single cost of a table update (issue #16: a third of the process's CPU at
+100 tables). The walk only removes messages older than `expiry` and memberships older than
+`group_expiry`, so doing it at most once per CLEAN_INTERVAL keeps those rules (an expired
+message may live up to CLEAN_INTERVAL longer) at a cost that no longer grows with the number of
+sockets times the number of messages.
+
+`group_send` also puts the message on each member's queue directly instead of one task per
+member: `send` never waits (a full queue drops the message, as stock), so the tasks bought
+nothing but scheduling.
+
+`deliver_threadsafe` lets the writer's thread hand a table update to the event loop without
+waiting for it. With `async_to_sync` the embedded mode's one database thread (SQLite: every
+write of every table runs on it) stood still after each commit until the busy event loop got
+round to the fan-out: at 300 tables the process served 78 actions/s at a third of a core, with
+5 s medians (issue #16). Updates handed over from one thread keep their order: the loop runs
+`call_soon_threadsafe` callbacks first in, first out, and each delivery runs to its end without
+yielding.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import time
+from copy import deepcopy
+from typing import Any
+
+from channels.exceptions import ChannelFull
+from channels.layers import InMemoryChannelLayer
+
+CLEAN_INTERVAL = 1.0  # seconds between two sweeps of expired messages and memberships
+
+
+class LeanInMemoryChannelLayer(InMemoryChannelLayer):
+    """InMemoryChannelLayer with its expiry sweep rate-limited and a task-free group_send."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._next_clean = 0.0
+        # The event loop of the sockets (bound by every group_add, which runs on it).
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    def _clean_expired(self) -> None:
+        now = time.monotonic()
+        if now < self._next_clean:
+            return
+        self._next_clean = now + CLEAN_INTERVAL
+        super()._clean_expired()
+
+    async def group_send(self, group: str, message: dict[str, Any]) -> None:
+        assert isinstance(message, dict), "Message is not a dict"
+        self.require_valid_group_name(group)
+        self._clean_expired()
+        for channel in list(self.groups.get(group, {})):
+            try:
+                await self.send(channel, message)
+            except ChannelFull:
+                pass  # as stock: a full queue loses the message, its socket resyncs on a gap
+
+    async def group_add(self, group: str, channel: str) -> None:
+        self._loop = asyncio.get_running_loop()
+        await super().group_add(group, channel)
+
+    def members(self, group: str) -> list[str]:
+        """The channels of a group now (a snapshot: read from any thread)."""
+        return list(self.groups.get(group, {}))
+
+    def _put(self, channel: str, message: dict[str, Any]) -> None:
+        # As `send`, on the loop's thread, without a coroutine.
+        queue = self.channels.setdefault(
+            channel, asyncio.Queue(maxsize=self.get_capacity(channel)))
+        try:
+            queue.put_nowait((time.time() + self.expiry, deepcopy(message)))
+        except asyncio.QueueFull:
+            pass  # as group_send: a full queue loses the message, its socket resyncs on a gap
+
+    def deliver_threadsafe(self, sends: list[tuple[list[str], dict[str, Any]]]) -> bool:
+        """Queue each message for its channels on the sockets' event loop, without waiting.
+
+        False (nothing done) if no loop is bound and running, or if called on that loop's own
+        thread: the caller then sends the ordinary way."""
+        loop = self._loop
+        if loop is None or loop.is_closed() or not loop.is_running():
+            return False
+        try:
+            if asyncio.get_running_loop() is loop:
+                return False
+        except RuntimeError:
+            pass  # a worker thread: the usual caller
+
+        def deliver() -> None:
+            self._clean_expired()
+            for channels, message in sends:
+                for channel in channels:
+                    self._put(channel, message)
+
+        try:
+            # A fresh context: the caller's thread-local executor bookkeeping stays behind.
+            loop.call_soon_threadsafe(deliver, context=contextvars.Context())
+        except RuntimeError:  # the loop closed meanwhile
+            return False
+        return True
