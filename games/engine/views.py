@@ -38,9 +38,12 @@ _ORDER = ("phase", "seat", "team", "dealer", "first_dealer", "turn", "options", 
 
 def view(state: MatchState, seat: int | None) -> dict[str, Any]:
     """The table as `seat` (0–3) or a spectator (None) may see it; JSON-ready."""
-    whole = shared_view(state)
+    # The keys first, in the protocol's order (one C call), then both parts: `update` keeps a
+    # key where it already is, so the view needs no reordering pass of its own.
+    whole = dict.fromkeys(_ORDER)
+    whole.update(shared_view(state))
     whole.update(seat_view(state, seat))
-    return {k: whole[k] for k in _ORDER}
+    return whole
 
 
 def _over(state: MatchState) -> bool:
