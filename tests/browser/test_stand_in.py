@@ -4,13 +4,20 @@ while a bot plays her cards; she opens the table again and plays her next turn h
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.browser.test_table import APP, act, click_card, phase, shot, sign_up
+from tests.browser.test_table import (
+    APP,
+    act,
+    click_card,
+    owner_anna_and_two_bots,
+    phase,
+    shot,
+    sign_up,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
 
@@ -27,20 +34,8 @@ def test_a_bot_stands_in_for_an_away_player_and_hands_back(browser: Any, site_se
         anna = sign_up(contexts[1], base, "anna", "en")
         errors: list[str] = []
         owner.on("pageerror", lambda exc: errors.append(str(exc)))
-        owner.goto(f"{base}/en/rooms/new/")
-        owner.fill("#id_reveal_seconds", "2")
-        owner.fill("#id_stand_in_seconds", "4")
-        owner.click(".room-form [type=submit]")
-        owner.wait_for_url(re.compile(r"/rooms/[a-z0-9]+/$"))
-        owner.wait_for_selector(f"{APP}[data-state=live] .lobby")
-        for index in (2, 3):
-            act(owner, lambda i=index: owner.locator(
-                f".slot.free[data-index='{i}'] [data-action=seat-bot]").click())
-        anna.goto(owner.input_value("#invite-link"))
-        anna.wait_for_selector(f"{APP}[data-state=live] .lobby")
-        act(anna, lambda: anna.click(".slot.free[data-index='1'] [data-action=take-seat]"))
-        owner.wait_for_function("!document.querySelector('[data-action=start]').disabled")
-        act(owner, lambda: owner.click("[data-action=start]"))
+        owner_anna_and_two_bots(owner, anna, base,
+                                {"reveal_seconds": "2", "stand_in_seconds": "4"})
         room_url = anna.url
         anna.close()
         # The countdown to the stand-in, on Anna's plate.

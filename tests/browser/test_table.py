@@ -105,6 +105,26 @@ def join_and_sit(pages: list[Any], invite: str) -> None:
             f".team-col.team-{t.lower()} [data-action=take-seat] >> nth=0"))
 
 
+def owner_anna_and_two_bots(owner: Any, anna: Any, base: str,
+                            form: dict[str, str] | None = None) -> None:
+    """The owner opens a room (the form's fields filled from `form`), seats bots at 2 and 3,
+    Anna follows the invite link to seat 1, and the owner starts the match."""
+    owner.goto(f"{base}/en/rooms/new/")
+    for field, value in (form or {}).items():
+        owner.fill(f"#id_{field}", value)
+    owner.click(".room-form [type=submit]")
+    owner.wait_for_url(re.compile(r"/rooms/[a-z0-9]+/$"))
+    owner.wait_for_selector(f"{APP}[data-state=live] .lobby")
+    for index in (2, 3):
+        act(owner, lambda i=index: owner.locator(
+            f".slot.free[data-index='{i}'] [data-action=seat-bot]").click())
+    anna.goto(owner.input_value("#invite-link"))
+    anna.wait_for_selector(f"{APP}[data-state=live] .lobby")
+    act(anna, lambda: anna.click(".slot.free[data-index='1'] [data-action=take-seat]"))
+    owner.wait_for_function("!document.querySelector('[data-action=start]').disabled")
+    act(owner, lambda: owner.click("[data-action=start]"))
+
+
 def shot(page: Any, artifacts: Path, name: str) -> None:
     page.screenshot(path=str(artifacts / "screenshots" / f"{name}.png"), full_page=True)
 

@@ -5,14 +5,13 @@ panel is axe-clean."""
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.browser.axe import assert_accessible
-from tests.browser.test_table import APP, act, shot, sign_up
+from tests.browser.test_table import act, owner_anna_and_two_bots, shot, sign_up
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
 
@@ -39,27 +38,10 @@ def test_talk_beside_the_table_and_in_a_phone_drawer(browser: Any, site_server: 
         errors: list[str] = []
         for page in (owner, anna):
             page.on("pageerror", lambda exc: errors.append(str(exc)))
-        owner.goto(f"{base}/en/rooms/new/")
-        owner.click(".room-form [type=submit]")
-        owner.wait_for_url(re.compile(r"/rooms/[a-z0-9]+/$"))
-        owner.wait_for_selector(f"{APP}[data-state=live] .lobby")
-        for index in (2, 3):
-            act(owner, lambda i=index: owner.locator(
-                f".slot.free[data-index='{i}'] [data-action=seat-bot]").click())
-        anna.goto(owner.input_value("#invite-link"))
-        anna.wait_for_selector(f"{APP}[data-state=live] .lobby")
-        act(anna, lambda: anna.click(".slot.free[data-index='1'] [data-action=take-seat]"))
-        owner.wait_for_function("!document.querySelector('[data-action=start]').disabled")
-        act(owner, lambda: owner.click("[data-action=start]"))
+        owner_anna_and_two_bots(owner, anna, base)
         for _ in range(3):
             act(owner, lambda: owner.click("[data-action=deal]"))
-        try:
-            anna.wait_for_selector(".hand .card", timeout=10000)
-        except Exception:
-            anna.screenshot(path="/tmp/talk-anna.png", full_page=True)
-            owner.screenshot(path="/tmp/talk-owner.png", full_page=True)
-            print("ERRORS", errors)
-            raise
+        anna.wait_for_selector(".hand .card", timeout=10000)
         # Wide screen: the panel is open beside the table.
         assert owner.locator("#talk").is_visible()
         assert owner.locator(".talk-toggle:visible").count() == 0
