@@ -9,12 +9,10 @@ from __future__ import annotations
 
 import asyncio
 import json
-import time
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 import websockets
 from asgiref.sync import sync_to_async
@@ -28,12 +26,11 @@ from games.services.table import PRESENCE_TIMEOUT
 from games.talk import friends, online
 from tests.games.live import HOST, ORIGIN, _session_cookie
 from tests.games.procs import (
-    BIN,
-    free_port,
     process_env,
     processes,
     requires_distributed_postgres,
 )
+from tests.games.remote import start_server, wait_until_serving
 from tests.games.tables import open_tab
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(120)]
@@ -109,20 +106,6 @@ def test_a_silent_row_stops_counting_and_is_purged(players: list[Any]) -> None:
                                                                                "live"}
 
 
-def _wait_serving(base: str, proc: Any) -> None:
-    end = time.monotonic() + 60
-    with httpx.Client(timeout=2, trust_env=False) as http:
-        while True:
-            try:
-                if http.get(f"{base}/healthz").status_code == 200:
-                    return
-            except httpx.TransportError:
-                pass
-            if not proc.alive() or time.monotonic() > end:
-                pytest.fail(f"the server did not come up:\n{proc.output()}")
-            time.sleep(0.2)
-
-
 @requires_distributed_postgres
 @async_test
 async def test_tabs_in_two_processes_count_once_and_a_killed_process_goes_stale(
@@ -131,12 +114,9 @@ async def test_tabs_in_two_processes_count_once_and_a_killed_process_goes_stale(
 
     anna, benedetg, _curdin = players
     with dedicated_redis(REDIS_INDEX) as url, processes() as start:
-        port = free_port()
-        proc = start("server", [str(BIN / "uvicorn"), "troccas_site.asgi:application",
-                                "--host", "127.0.0.1", "--port", str(port),
-                                "--log-level", "warning"],
-                     process_env(url), tmp_path / "server.log")
-        await asyncio.to_thread(_wait_serving, f"http://127.0.0.1:{port}", proc)
+        server = start_server(start, "server", process_env(url), tmp_path / "server.log")
+        await asyncio.to_thread(wait_until_serving, server)
+        port, proc = server.port, server.proc
         cookies = {u.pk: await sync_to_async(_session_cookie)(u) for u in (anna, benedetg)}
         remote = {}
         for user in (anna, benedetg):
