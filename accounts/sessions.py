@@ -23,6 +23,8 @@ from django.db import connection
 from django.dispatch import Signal
 from django.utils import timezone
 
+from troccas_site.prepared import prepared_cursor
+
 # Sent (after commit) when an account's password changes or the account is deleted: every
 # session signed in with the old credentials is over. Arguments: `user`.
 credentials_changed = Signal()
@@ -52,6 +54,18 @@ def _statement() -> str:
     return found
 
 
+def signed_in_statement(user_id: int, password: str, session_key: str | None
+                        ) -> tuple[str, list[Any]] | None:
+    """`still_signed_in` as one statement that returns a row while the session holds, for a
+    caller that sends it along with its own statements (games/services/writer.py: in the same
+    round trip as the table it locks). None when the sessions are not in the database (the
+    caller then calls `still_signed_in`); a missing session key never matches."""
+    if settings.SESSION_ENGINE not in _DB_ENGINES:
+        return None
+    now = connection.ops.adapt_datetimefield_value(timezone.now())
+    return _statement(), [user_id, password, session_key or "", now]
+
+
 def still_signed_in(user_id: int, password: str, session_key: str | None) -> bool:
     """True while the session `session_key` may still act for the account `user_id` that
     held the password hash `password` when the session was checked at the handshake."""
@@ -59,7 +73,7 @@ def still_signed_in(user_id: int, password: str, session_key: str | None) -> boo
         return False
     if settings.SESSION_ENGINE in _DB_ENGINES:
         now = connection.ops.adapt_datetimefield_value(timezone.now())
-        with connection.cursor() as cur:
+        with prepared_cursor() as cur:
             cur.execute(_statement(), [user_id, password, session_key, now])
             return cur.fetchone() is not None
     store: Any = import_module(settings.SESSION_ENGINE).SessionStore()

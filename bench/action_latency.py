@@ -100,12 +100,30 @@ def run_backend(actions: int, warmup: int, seed: int, profile: str = "") -> dict
     version = Room.objects.get(pk=room.pk).version
 
     cpu: list[float] = []
+    pg_cpu: list[float] = []
+    backend_pid = None
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cur:
+            cur.execute("SELECT pg_backend_pid()")
+            backend_pid = cur.fetchone()[0]
+
+    def backend_cpu() -> float:
+        # The PostgreSQL backend's own CPU (same machine): utime + stime from /proc.
+        if backend_pid is None:
+            return 0.0
+        try:
+            fields = Path(f"/proc/{backend_pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            return 0.0
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
     profiler = cProfile.Profile() if profile else None
 
     def submit(user: Any, kind: str, **fields: Any) -> float:
         nonlocal version
         cmd = Command(kind, uuid.uuid4().hex, version, fields)
         c0 = time.process_time()
+        b0 = backend_cpu()
         t0 = time.perf_counter()
         if profiler is not None and kind == "play_card":
             profiler.enable()
@@ -114,6 +132,7 @@ def run_backend(actions: int, warmup: int, seed: int, profile: str = "") -> dict
             profiler.disable()
         elapsed = time.perf_counter() - t0
         cpu.append(time.process_time() - c0)
+        pg_cpu.append(backend_cpu() - b0)
         assert out.ok and not out.duplicate, (kind, out)
         version = out.version
         return elapsed
@@ -124,6 +143,7 @@ def run_backend(actions: int, warmup: int, seed: int, profile: str = "") -> dict
     timings: list[float] = []
     broadcasts: list[float] = []
     play_cpu: list[float] = []
+    play_pg_cpu: list[float] = []
     deals = 0
     while len(timings) < actions + warmup:
         rnd = Round.objects.filter(match__room__code=code).order_by("-pk").first()
@@ -152,6 +172,7 @@ def run_backend(actions: int, warmup: int, seed: int, profile: str = "") -> dict
             timings.append(submit(by_seat[turn], "play_card", card=card))
             broadcasts.append(sum(publishing))
             play_cpu.append(cpu[-1])
+            play_pg_cpu.append(pg_cpu[-1])
         else:  # pragma: no cover
             raise AssertionError(f"unexpected phase {phase} ({MATCH_OVER} needs match_deals)")
     measured = sorted(timings[warmup:])
@@ -167,6 +188,7 @@ def run_backend(actions: int, warmup: int, seed: int, profile: str = "") -> dict
         "mean_ms": statistics.fmean(measured) * 1000,
         "broadcast_median_ms": statistics.median(broadcasts[warmup:]) * 1000,
         "cpu_mean_ms": statistics.fmean(play_cpu[warmup:]) * 1000,
+        "db_server_cpu_mean_ms": statistics.fmean(play_pg_cpu[warmup:]) * 1000,
     }
 
 
@@ -251,7 +273,9 @@ def main() -> None:
             continue
         r = run(args)
         print(f"{label}: median {r['median_ms']:.1f} ms  p99 {r['p99_ms']:.1f} ms  "
-              f"(mean {r['mean_ms']:.1f} ms, CPU of this process {r['cpu_mean_ms']:.2f} ms; "
+              f"(mean {r['mean_ms']:.1f} ms, CPU of this process {r['cpu_mean_ms']:.2f} ms"
+              + (f", of the database server {r['db_server_cpu_mean_ms']:.2f} ms"
+                 if label == "postgresql" else "") + "; "
               f"of which broadcast median "
               f"{r['broadcast_median_ms']:.1f} ms; {r['n']} play_card over {r['deals']}+ deals)",
               flush=True)

@@ -185,9 +185,13 @@ if DATABASE_URL:
             "max_size": env_int("DB_POOL_MAX", 20),
             "timeout": env_int("DB_POOL_TIMEOUT", 10),
         }
+    # The hot path's fixed statements are prepared on each connection (troccas_site/prepared.py);
+    # off for a pooler in front of PostgreSQL that loses prepared statements.
+    TROCCAS_PREPARED_STATEMENTS = env_bool("DB_PREPARED_STATEMENTS", True)
     if DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
         raise ImproperlyConfigured("DATABASE_URL must point at PostgreSQL (postgres://...).")
 else:
+    TROCCAS_PREPARED_STATEMENTS = False  # SQLite: nothing to prepare across a network
     SQLITE_PATH = os.environ.get("TROCCAS_SQLITE_PATH", str(BASE_DIR / "db.sqlite3"))
     DATABASES = {
         "default": {

@@ -111,18 +111,20 @@ def spectators_refused(snap: TableSnapshot) -> bool:
     return not snap.room["allow_spectators"] and snap.match is not None
 
 
+def _audiences(code: str) -> dict[str, int | None]:
+    return {group_name(code, seat): seat for seat in AUDIENCES}
+
+
 async def _fan_out(code: str, build: Callable[[int | None], dict[str, Any]]) -> None:
     """Send each audience of a table its message, built only for audiences with members."""
     layer = get_channel_layer()
     if layer is None:
         return
-    groups = {group_name(code, seat): seat for seat in AUDIENCES}
+    groups = _audiences(code)
     if isinstance(layer, BatchingRedisChannelLayer):
-        # Two round trips to Redis for the whole update (games/live/channel_layer.py), and no
-        # frames encoded for an empty audience (most tables have no spectators).
-        members = await layer.group_members(list(groups))
-        dropped = await layer.send_to_members(
-            [(members[g], build(seat)) for g, seat in groups.items() if members[g]])
+        # This process's sockets from memory, the other processes' with one PUBLISH per
+        # audience, in one round trip to Redis (games/live/channel_layer.py).
+        dropped = await layer.fan_out(list(groups), lambda g: build(groups[g]))
         if dropped:
             # Those sockets will see a version gap on the next update and resync.
             log.warning("table %s: %s update(s) dropped, channel layer over capacity",
@@ -133,9 +135,19 @@ async def _fan_out(code: str, build: Callable[[int | None], dict[str, Any]]) -> 
 
 
 def _hand_over(code: str, build: Callable[[int | None], dict[str, Any]]) -> bool:
-    """The embedded mode: queue the update on the sockets' loop and return at once
-    (games/live/memory_layer.py); False when that is not possible here."""
+    """Queue the update on the sockets' event loop and return at once, without the writer's
+    thread waiting for the fan-out; False when that is not possible here (no sockets' loop in
+    this process: a Celery worker, a script).
+
+    Embedded (games/live/memory_layer.py): every socket is in this process. Distributed
+    (games/live/channel_layer.py): this process's sockets get it from memory, the other
+    processes' through Redis pub/sub, one table's updates in the order of their commits (the
+    room's writes are serialised by its row lock, each hands over after its commit, and the
+    process's one publisher keeps that order)."""
     layer = get_channel_layer()
+    if isinstance(layer, BatchingRedisChannelLayer):
+        groups = _audiences(code)
+        return layer.fan_out_threadsafe(list(groups), lambda g: build(groups[g]))
     if not isinstance(layer, LeanInMemoryChannelLayer):
         return False
     sends = []
@@ -150,10 +162,14 @@ def publish(snap: TableSnapshot) -> None:
     """Send every audience its own view of the table (after commit)."""
     seat_map = {str(s.user_id): s.index for s in snap.seats}
     frames = ChangeFrames(snap)
+
+    def build(seat: int | None) -> dict[str, Any]:
+        return build_message(frames, seat, seat_map)
+
     try:
-        if _hand_over(snap.code, lambda seat: build_message(frames, seat, seat_map)):
+        if _hand_over(snap.code, build):
             return
-        async_to_sync(_fan_out)(snap.code, lambda seat: build_message(frames, seat, seat_map))
+        async_to_sync(_fan_out)(snap.code, build)
     except Exception:  # noqa: BLE001 - a lost broadcast is healed by the clients' resync
         # Clients that miss an update see a version gap on the next one and resync; the
         # state itself is safe in the database. Never log the views: they hold cards.
@@ -164,6 +180,8 @@ def publish_presence(code: str, frame: dict[str, Any]) -> None:
     """Send every socket of the table the `presence` frame (services.presence_frame)."""
     message = {"type": "table.presence", "frame": encode(frame)}
     try:
+        if _hand_over(code, lambda seat: message):
+            return
         async_to_sync(_fan_out)(code, lambda seat: message)
     except Exception:  # noqa: BLE001
         log.exception("presence broadcast for table %s failed", code)

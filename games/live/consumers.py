@@ -21,7 +21,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.utils import translation
 
-from accounts.sessions import session_tag, still_signed_in
+from accounts.sessions import session_tag, signed_in_statement, still_signed_in
 from games import services
 from games.live import bot_pool, broadcast, timer_loop
 from games.live.protocol import (
@@ -90,6 +90,25 @@ def _if_signed_in(auth: tuple[int, str, str | None], func: Callable[..., Any], *
     if not still_signed_in(*auth):
         return _SIGNED_OUT
     return func(*args)
+
+
+def _submit_signed_in(auth: tuple[int, str, str | None], code: str, user: Any, cmd: Any
+                      ) -> Any:
+    """services.submit if the socket's session still holds, else _SIGNED_OUT: the session's
+    statement goes with the writer's first statements, in the same round trip."""
+    statement = signed_in_statement(*auth)
+    if statement is None and not still_signed_in(*auth):
+        return _SIGNED_OUT
+    outcome = services.submit(code, user, cmd, session=statement)
+    return _SIGNED_OUT if outcome.code == "NOT_AUTHENTICATED" else outcome
+
+
+def _touch_signed_in(auth: tuple[int, str, str | None], channel_name: str) -> bool:
+    """The heartbeat, and whether the session still holds (one round trip)."""
+    statement = signed_in_statement(*auth)
+    if statement is None:
+        return _if_signed_in(auth, services.touch, channel_name) is not _SIGNED_OUT
+    return bool(services.touch(channel_name, session=statement))
 
 
 class RoomConsumer(TalkMixin, AsyncWebsocketConsumer):
@@ -232,8 +251,7 @@ class RoomConsumer(TalkMixin, AsyncWebsocketConsumer):
             return
         # Every frame re-checks the session (docs/protocol.md §3), in the same thread hop.
         if cmd.type == "ping":
-            if await _db(_if_signed_in)(self.auth, services.touch,
-                                        self.channel_name) is _SIGNED_OUT:
+            if not await _db(_touch_signed_in)(self.auth, self.channel_name):
                 await self._shut("NOT_AUTHENTICATED")
                 return
             await self.send(text_data=broadcast.encode({"type": "pong"}))
@@ -250,8 +268,7 @@ class RoomConsumer(TalkMixin, AsyncWebsocketConsumer):
             return
         try:
             async with self.room_lock:
-                outcome = await _db(_if_signed_in)(self.auth, services.submit, self.code,
-                                                   self.user, cmd)
+                outcome = await _db(_submit_signed_in)(self.auth, self.code, self.user, cmd)
         except Exception:
             log.exception("service error in room %s (%s)", self.code, cmd.type)
             await self._send_error("SERVER_ERROR", cmd.action_id)
@@ -353,6 +370,12 @@ class RoomConsumer(TalkMixin, AsyncWebsocketConsumer):
             return
         if not await _db(still_signed_in)(*self.auth):
             await self._shut("NOT_AUTHENTICATED")
+
+    async def layer_resync(self, event: dict[str, Any]) -> None:
+        """The channel layer may have missed publications while its connection to Redis was
+        lost (games/live/channel_layer.py): this socket's view and talk as they are now."""
+        if not self._closing():
+            await self._resync()
 
     async def table_presence(self, event: dict[str, Any]) -> None:
         if not self._closing():

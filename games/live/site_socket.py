@@ -103,6 +103,13 @@ class SiteConsumer(AsyncWebsocketConsumer):
         if self.registered:
             await self.send(text_data=event["frame"])
 
+    async def layer_resync(self, event: dict[str, Any]) -> None:
+        """The channel layer may have missed publications (games/live/channel_layer.py): the
+        unread count as it is now, in case a change of it was among them."""
+        if self.registered:
+            unread = await _db(notifications.unread_count)(self.user.pk)
+            await self.send(text_data=broadcast.encode({"type": "notices", "unread": unread}))
+
     async def auth_revoke(self, event: dict[str, Any]) -> None:
         """A sign-in of this user ended: close this socket if it was its session's."""
         if not self.registered:

@@ -109,8 +109,15 @@ def _wake_stand_in(room_id: int, away_since: datetime) -> None:
     transaction.on_commit(lambda: bot_wakeups.schedule(rnd, version, when))
 
 
-def touch(channel_name: str) -> None:
-    Connection.objects.filter(channel_name=channel_name).update(last_seen=timezone.now())
+def touch(channel_name: str, session: tuple[str, list[Any]] | None = None) -> bool:
+    """A socket's heartbeat: its row's last_seen is now. With `session` (a statement that
+    returns a row while the socket's sign-in holds, accounts.sessions.signed_in_statement),
+    both in one statement; False when it returned none (the socket is then closed, so the
+    refreshed row does no harm). Every socket sends one every 25 s."""
+    if session is None:
+        sql.write_all([sql.touch_connection_statement(channel_name, timezone.now())])
+        return True
+    return sql.touch_and_check(channel_name, timezone.now(), session)
 
 
 def purge_stale_connections() -> int:

@@ -7,22 +7,35 @@ database vendor from the models' own metadata (table and column names, quoting),
 go through the fields' own converters and adapters, so the rows come back as the same model
 instances the ORM would build and go in as the ORM would write them. Everything else in
 `games/services/` stays ORM.
+
+On PostgreSQL the statements are prepared (troccas_site/prepared.py), and an action needs
+fewer of them: the sender's session is checked by a column of the statement that locks the
+table, and the deal's row, the log row and the version's compare-and-set are one statement
+(`write_all`: data-modifying WITH clauses; games/services/table.py defers the first two until
+the third). A card played is five round trips with BEGIN and COMMIT, where it was eight.
+(psycopg's pipeline mode would send several statements in one round trip too, but it waits for
+their results by polling a socket that is always writable: measured, it cost more CPU than
+the round trips it saved.) JSON columns are read and written with orjson (the same JSON,
+several times faster than the standard library's).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, cast
 
+import orjson
 from django.db import connection
-from django.db.models import Field, Model
+from django.db.models import Field, JSONField, Model
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext
 
 from accounts.models import User
 from games.models import Connection, Match, Room, Round, RoundAction, Seat
+from troccas_site.prepared import prepared_cursor
 
 
 @dataclass(frozen=True)
@@ -53,6 +66,10 @@ class _Columns:
         self.converters = []
         for f in self.fields:
             col = f.get_col(alias)
+            if isinstance(f, JSONField) and f.decoder is None:
+                # What JSONField.from_db_value does with the text, with orjson.
+                self.converters.append((col, [_json_from_db]))
+                continue
             convs = connection.ops.get_db_converters(col) + col.get_db_converters(connection)
             self.converters.append((col, convs))
 
@@ -64,6 +81,33 @@ class _Columns:
             out.append(value)
         # None: every column is given, so Django never reads the names (Model.from_db).
         return self.model.from_db(connection.alias, None, out)  # type: ignore[arg-type]
+
+
+def _json_from_db(value: Any, expression: Any, conn: Any) -> Any:
+    if value is None or not isinstance(value, str | bytes):
+        return value
+    try:
+        return orjson.loads(value)
+    except orjson.JSONDecodeError:
+        return value  # as JSONField: text that is not JSON comes back as it is
+
+
+_ORJSON = orjson.OPT_NON_STR_KEYS  # int keys as text, as json.dumps writes them
+
+
+def _json_text(value: Any) -> bytes:
+    return orjson.dumps(value, option=_ORJSON)
+
+
+def _prep(f: Field[Any, Any], value: Any) -> Any:
+    """A value as the field writes it; JSON through orjson (psycopg's Jsonb on PostgreSQL)."""
+    if isinstance(f, JSONField) and f.encoder is None and value is not None:
+        if connection.vendor == "postgresql":
+            from psycopg.types.json import Jsonb
+
+            return Jsonb(value, dumps=_json_text)
+        return _json_text(value).decode()
+    return f.get_db_prep_save(value, connection)
 
 
 _cache: dict[str, dict[str, Any]] = {}
@@ -78,14 +122,17 @@ def _compiled() -> dict[str, Any]:
     room, match, rnd = _Columns(Room, "r"), _Columns(Match, "m"), _Columns(Round, "d")
     t_room, t_match, t_round = (q(Room._meta.db_table), q(Match._meta.db_table),
                                 q(Round._meta.db_table))
-    table = (
-        f"SELECT {room.sql}, {match.sql}, {rnd.sql} FROM {t_room} r "
+    table_columns = f"SELECT {room.sql}, {match.sql}, {rnd.sql}"
+    table_from = (
+        f" FROM {t_room} r "
         f"LEFT JOIN {t_match} m ON m.{q('id')} = r.{q('current_match_id')} "
         f"LEFT JOIN {t_round} d ON d.{q('id')} = (SELECT d2.{q('id')} FROM {t_round} d2 "
         f"WHERE d2.{q('match_id')} = r.{q('current_match_id')} "
         f"ORDER BY d2.{q('number')} DESC LIMIT 1) "
         f"WHERE r.{q('code')} = %s"
     )
+    table = table_columns + table_from
+    lock_clause = " FOR UPDATE OF r" if connection.vendor == "postgresql" else ""
     seat, user, conn = (q(Seat._meta.db_table), q(User._meta.db_table),
                         q(Connection._meta.db_table))
     seats = (
@@ -104,16 +151,17 @@ def _compiled() -> dict[str, Any]:
         f"AND c.{q('user_id')} = s.{q('user_id')} AND c.{q('closed_at')} IS NOT NULL "
         f"ORDER BY c.{q('closed_at')} DESC LIMIT 1) "
         f"FROM {seat} s JOIN {user} u ON u.{q('id')} = s.{q('user_id')} "
-        f"WHERE s.{q('room_id')} = %s ORDER BY s.{q('index')}"
+        f"WHERE s.{q('room_id')} = {{room}} ORDER BY s.{q('index')}"
     )
     found = _cache[vendor] = {
         "columns": (room, match, rnd),
         "table": table,
         # Only the room row is locked (the writer's one lock per room, ARCHITECTURE §5);
         # SQLite needs no clause: its transactions are IMMEDIATE.
-        "table_for_update": table + (" FOR UPDATE OF r" if connection.vendor == "postgresql"
-                                     else ""),
-        "seats": seats,
+        "table_for_update": table + lock_clause,
+        # The locked table with one more column: a check's EXISTS (`load_table_with`).
+        "table_checked": table_columns + ", EXISTS({check})" + table_from + lock_clause,
+        "seats": seats.format(room="%s"),
     }
     return found
 
@@ -121,11 +169,52 @@ def _compiled() -> dict[str, Any]:
 def load_table(code: str, *, lock: bool) -> tuple[Room, Match | None, Round | None] | None:
     """The room (locked for update if `lock`), its current match and that match's last deal."""
     c = _compiled()
-    with connection.cursor() as cur:
+    with prepared_cursor() as cur:
         cur.execute(c["table_for_update" if lock else "table"], [code])
         row = cur.fetchone()
+    return _table_rows(row)
+
+
+@dataclass
+class LoadedTable:
+    room: Room
+    match: Match | None
+    round: Round | None
+    seats: list[SeatRow]
+
+
+def load_table_with(code: str, *, online_since: datetime,
+                    check: tuple[str, Sequence[Any]] | None = None
+                    ) -> tuple[LoadedTable | None, bool | None]:
+    """The table locked as `load_table(lock=True)`, with its seats (`seat_rows`), and whether
+    the optional `check` (a statement: passed if it returns a row) passed, read in the same
+    statement as the table: the table (None: no such room) and the check's answer (None: no
+    check given)."""
+    c = _compiled()
+    with prepared_cursor() as cur:
+        if check is None:
+            cur.execute(c["table_for_update"], [code])
+        else:
+            cur.execute(c["table_checked"].replace("{check}", check[0]), [*check[1], code])
+        row = cur.fetchone()
+        checked = None
+        if check is not None:
+            if row is None:  # no room: the check alone, for the right answer
+                cur.execute(check[0], check[1])
+                checked = cur.fetchone() is not None
+            else:
+                checked = bool(row[-1])
+                row = row[:-1]
+    rows = _table_rows(row)
+    if rows is None:
+        return None, checked
+    return LoadedTable(*rows, seats=seat_rows(rows[0].pk, online_since)), checked
+
+
+def _table_rows(row: Any) -> tuple[Room, Match | None, Round | None] | None:
     if row is None:
         return None
+    c = _compiled()
     room_cols, match_cols, round_cols = c["columns"]
     a, b = len(room_cols.fields), len(room_cols.fields) + len(match_cols.fields)
     room = room_cols.build(row[:a])
@@ -160,13 +249,21 @@ def away_since(last_open: Any, last_closed: Any) -> datetime | None:
     return max(times) if times else None
 
 
+def _when(moment: datetime) -> Any:
+    return connection.ops.adapt_datetimefield_value(moment)
+
+
 def seat_rows(room_id: int, online_since: datetime) -> list[SeatRow]:
     """The room's seats with their players' names, whether each has a live socket and, if
     not, since when the player is away: one statement (the per-card hot path)."""
     c = _compiled()
-    with connection.cursor() as cur:
-        cur.execute(c["seats"], [connection.ops.adapt_datetimefield_value(online_since), room_id])
+    with prepared_cursor() as cur:
+        cur.execute(c["seats"], [_when(online_since), room_id])
         rows = cur.fetchall()
+    return _seat_rows(rows)
+
+
+def _seat_rows(rows: list[Any]) -> list[SeatRow]:
     # A bot has no socket and is never away: it counts as online.
     return [SeatRow(index, team, user_id,
                     public_name(username, display, anonymised, bool(is_bot), bot_level),
@@ -188,35 +285,119 @@ def public_name(username: str, display_name: str, anonymised_at: Any, is_bot: bo
     return display_name or username
 
 
-def update_row(obj: Model, fields: list[str], *, version_was: int | None = None) -> int:
-    """UPDATE these fields of obj's row (the fields' own adapters); with `version_was`, only if
-    the row's version is still that (a compare-and-set). Returns the number of rows updated."""
-    q = connection.ops.quote_name
+_update_sql: dict[tuple[str, type[Model], tuple[str, ...], bool], tuple[str, list[Any]]] = {}
+
+
+def update_statement(obj: Model, fields: Sequence[str], *, version_was: int | None = None
+                     ) -> tuple[str, list[Any]]:
+    """The UPDATE of these fields of obj's row (the fields' own adapters; JSON via orjson);
+    with `version_was`, only if the row's version is still that (a compare-and-set)."""
     meta = obj._meta
-    cols, params = [], []
-    for name in fields:
-        f = cast("Field[Any, Any]", meta.get_field(name))  # callers name concrete columns
-        cols.append(f"{q(f.column)} = %s")
-        params.append(f.get_db_prep_save(getattr(obj, f.attname), connection))
-    where = f"{q(meta.pk.column)} = %s"
+    key = (connection.vendor, type(obj), tuple(fields), version_was is not None)
+    found = _update_sql.get(key)
+    if found is None:
+        q = connection.ops.quote_name
+        columns = [cast("Field[Any, Any]", meta.get_field(name)) for name in fields]
+        where = f"{q(meta.pk.column)} = %s"
+        if version_was is not None:
+            where += f" AND {q('version')} = %s"
+        sql = (f"UPDATE {q(meta.db_table)} SET "
+               f"{', '.join(f'{q(f.column)} = %s' for f in columns)} WHERE {where}")
+        found = _update_sql[key] = (sql, columns)
+    sql, columns = found
+    params = [_prep(f, getattr(obj, f.attname)) for f in columns]
     params.append(obj.pk)
     if version_was is not None:
-        where += f" AND {q('version')} = %s"
         params.append(version_was)
-    sql = f"UPDATE {q(meta.db_table)} SET {', '.join(cols)} WHERE {where}"
-    with connection.cursor() as cur:
+    return sql, params
+
+
+def touch_connection_statement(channel_name: str, now: datetime) -> tuple[str, list[Any]]:
+    """The heartbeat of one socket's Connection row (last_seen)."""
+    q = connection.ops.quote_name
+    sql = (f"UPDATE {q(Connection._meta.db_table)} SET {q('last_seen')} = %s "
+           f"WHERE {q('channel_name')} = %s")
+    return sql, [_when(now), channel_name]
+
+
+def update_row(obj: Model, fields: list[str], *, version_was: int | None = None) -> int:
+    """UPDATE these fields of obj's row now (see `update_statement`). Returns the number of
+    rows updated."""
+    sql, params = update_statement(obj, fields, version_was=version_was)
+    with prepared_cursor() as cur:
         cur.execute(sql, params)
         return cur.rowcount
 
 
+_insert_sql: dict[tuple[str, type[Model]], tuple[str, list[Any]]] = {}
+
+
+def insert_statement(model: type[Model], values: dict[str, Any]) -> tuple[str, list[Any]]:
+    """The INSERT of one row of `model` from its field values by attname (defaults for the
+    others), with no instance built: for rows the writer never reads back (the log, tricks)."""
+    found = _insert_sql.get((connection.vendor, model))
+    if found is None:
+        q = connection.ops.quote_name
+        fields = [f for f in model._meta.concrete_fields if not f.primary_key]
+        sql = (f"INSERT INTO {q(model._meta.db_table)} "
+               f"({', '.join(q(f.column) for f in fields)}) "
+               f"VALUES ({', '.join(['%s'] * len(fields))})")
+        found = _insert_sql[(connection.vendor, model)] = (sql, fields)
+    sql, fields = found
+    params = []
+    for f in fields:
+        value = values[f.attname] if f.attname in values else f.get_default()
+        params.append(_prep(f, value))
+    return sql, params
+
+
+def insert_action_statement(**values: Any) -> tuple[str, list[Any]]:
+    """The INSERT of one RoundAction row (the log is append-only)."""
+    return insert_statement(RoundAction, values)
+
+
 def insert_action(**values: Any) -> None:
-    """Append one RoundAction row (the log is append-only: no instance is needed back)."""
-    q = connection.ops.quote_name
-    obj = RoundAction(**values)
-    fields = [f for f in RoundAction._meta.concrete_fields if not f.primary_key]
-    sql = (f"INSERT INTO {q(RoundAction._meta.db_table)} "
-           f"({', '.join(q(f.column) for f in fields)}) "
-           f"VALUES ({', '.join(['%s'] * len(fields))})")
-    params = [f.get_db_prep_save(f.pre_save(obj, add=True), connection) for f in fields]
-    with connection.cursor() as cur:
+    """Append one RoundAction row now (see `insert_action_statement`)."""
+    sql, params = insert_action_statement(**values)
+    with prepared_cursor() as cur:
         cur.execute(sql, params)
+
+
+def write_all(statements: Sequence[tuple[str, Sequence[Any]]]) -> int:
+    """Run writes in order as one statement where the database allows it (PostgreSQL: all
+    but the last in WITH clauses, which run whatever the last one does), else one after the
+    other. Returns the number of rows the last one changed. A failing write raises as it
+    would alone, and nothing of the statement is done."""
+    if not statements:
+        return 0
+    if connection.vendor != "postgresql" or len(statements) == 1:
+        count = 0
+        for sql, params in statements:
+            with prepared_cursor() as cur:
+                cur.execute(sql, params)
+                count = cur.rowcount
+        return count
+    *first, last = statements
+    text = ("WITH " + ", ".join(f"w{i} AS ({sql})" for i, (sql, _) in enumerate(first))
+            + " " + last[0])
+    params = [p for _, ps in first for p in ps] + list(last[1])
+    with prepared_cursor() as cur:
+        cur.execute(text, params)
+        return cur.rowcount
+
+
+def touch_and_check(channel_name: str, now: datetime, check: tuple[str, Sequence[Any]]
+                    ) -> bool:
+    """A socket's heartbeat and a check (a statement: passed if it returns a row) in one
+    statement (RETURNING); True if the check passed. A socket without its row (purged) has
+    the check run alone."""
+    q = connection.ops.quote_name
+    sql = (f"UPDATE {q(Connection._meta.db_table)} SET {q('last_seen')} = %s "
+           f"WHERE {q('channel_name')} = %s RETURNING EXISTS({check[0]})")
+    with prepared_cursor() as cur:
+        cur.execute(sql, [_when(now), channel_name, *check[1]])
+        row = cur.fetchone()
+        if row is None:
+            cur.execute(check[0], check[1])
+            return cur.fetchone() is not None
+        return bool(row[0])

@@ -73,6 +73,19 @@ class Table:
     # Set when the engine refused the action publicly (`apply_engine`): the refusal is stored
     # and announced like an action, and the sender is still answered with this code.
     refusal: str | None = None
+    # Writes of this transaction not sent yet (the deal's row, the log row): `finish` sends
+    # them with the version's compare-and-set as one statement (games/services/sql.py).
+    deferred: list[tuple[str, list[Any]]] = field(default_factory=list)
+
+    def later(self, statement: tuple[str, list[Any]]) -> None:
+        """Write this with the version's compare-and-set (nothing reads it before)."""
+        self.deferred.append(statement)
+
+    def write_deferred(self) -> None:
+        """Send the deferred writes now (before a statement that reads what they write)."""
+        if self.deferred:
+            sql.write_all(self.deferred)
+            self.deferred.clear()
 
 
 # The Room columns a command may change besides the version (see `finish`).
@@ -92,10 +105,11 @@ def rules_of(room: Room) -> Options:
 
 # --- reading -----------------------------------------------------------------------------
 
-def _table(room: Room, match: Match | None, rnd: Round | None, now: datetime) -> Table:
+def _table(room: Room, match: Match | None, rnd: Round | None, now: datetime,
+           seats: list[SeatRow] | None = None) -> Table:
     state = from_json(rnd.engine_state) if rnd is not None else None
     return Table(room, match, rnd, state, room.version, now, room_was=_room_fields(room),
-                 timer_was=_timer_of(rnd))
+                 timer_was=_timer_of(rnd), seats=seats)
 
 
 def _timer_of(rnd: Round | None) -> tuple[Any, ...] | None:
@@ -111,12 +125,22 @@ def load_code(code: str, *, lock: bool) -> Table:
     return _table(*rows, timezone.now())
 
 
-def lock_code(code: str) -> Table:
-    """The table of a room code, locked for this transaction; ROOM_NOT_FOUND if none."""
-    try:
-        return load_code(code, lock=True)
-    except Room.DoesNotExist:
-        raise ServiceError("ROOM_NOT_FOUND") from None
+class CheckFailed(Exception):
+    """The check statement given to `lock_code` found no row (a session that ended)."""
+
+
+def lock_code(code: str, check: tuple[str, list[Any]] | None = None) -> Table:
+    """The table of a room code, locked for this transaction, with its seats; ROOM_NOT_FOUND
+    if none. With `check`, a statement answered by the same statement that locks the table:
+    CheckFailed if it returns no row (games/services/writer.py: the sender's session)."""
+    now = timezone.now()
+    loaded, checked = sql.load_table_with(code, online_since=now - PRESENCE_TIMEOUT,
+                                          check=check)
+    if checked is False:
+        raise CheckFailed(code)
+    if loaded is None:
+        raise ServiceError("ROOM_NOT_FOUND")
+    return _table(loaded.room, loaded.match, loaded.round, now, loaded.seats)
 
 
 def load_room(room: Room, now: datetime) -> Table:
@@ -200,7 +224,11 @@ def finish(t: Table) -> None:
     fields = ["version"]
     if _room_fields(t.room) != t.room_was:
         fields += _ROOM_FIELDS
-    updated = sql.update_row(t.room, fields, version_was=t.version_before)
+    cas = sql.update_statement(t.room, fields, version_was=t.version_before)
+    # The deferred writes and the compare-and-set in one statement; under the room's lock the
+    # compare-and-set cannot fail, and if it ever did the transaction rolls back whole.
+    updated = sql.write_all([*t.deferred, cas])
+    t.deferred.clear()
     if updated != 1:
         raise ServiceError("STALE_VERSION")
     seats = seats_of(t)
@@ -233,17 +261,23 @@ def schedule_wakeup(round_id: int, version: int, when: datetime) -> None:
 
 
 def log_action(t: Table, rnd: Round | None, user: Any, seat: int | None, kind: str,
-               payload: dict[str, Any], key: str | None, version: int) -> None:
-    """Append one accepted action to the log (RoundAction, append-only)."""
+               payload: dict[str, Any], key: str | None, version: int, *,
+               later: bool = False) -> None:
+    """Append one accepted action to the log (RoundAction, append-only); `later`: with the
+    version's compare-and-set in `finish` (Table.later)."""
     # A deal's actions are numbered by its own counter, bumped and saved with the round row
     # in `apply_engine` before this (no MAX(sequence) query on every action).
     sequence = rnd.actions_logged if rnd is not None else None
-    sql.insert_action(
+    insert = sql.insert_action_statement(
         room_id=t.room.pk, round_id=rnd.pk if rnd is not None else None, sequence=sequence,
         version=version, actor_id=user.pk if user is not None else None, actor_seat=seat,
         kind=kind, payload=payload, action_id=key or f"system:{secrets.token_hex(12)}",
         created=t.now,
     )
+    if later:
+        t.later(insert)
+    else:
+        sql.write_all([insert])
 
 
 def next_deadline(state: MatchState, now: datetime) -> tuple[datetime | None, str]:
@@ -301,10 +335,11 @@ def apply_engine(t: Table, action: dict[str, Any], user: Any, seat: int | None,
     if created:
         rnd.save()
     else:
-        sql.update_row(rnd, _ROUND_PLAY_FIELDS)
-    _persist_tricks_and_debts(rnd, new_state, events, t.now)
+        # Sent with the log row and the version in `finish` (nothing reads it before).
+        t.later(sql.update_statement(rnd, _ROUND_PLAY_FIELDS))
+    _persist_tricks_and_debts(t, rnd, new_state, events, t.now)
     payload = {k: v for k, v in action.items() if k not in ("deck", "seat", "type")}
-    log_action(t, rnd, user, seat, kind, payload, key, version)
+    log_action(t, rnd, user, seat, kind, payload, key, version, later=True)
     match = t.match
     before = (match.total_a, match.total_b, match.deals_played, match.bock_pending,
               match.status)
@@ -321,7 +356,9 @@ def apply_engine(t: Table, action: dict[str, Any], user: Any, seat: int | None,
                                               match.bock_pending, match.status):
         match.save()
     if before[4] == MatchStatus.RUNNING and match.status == MatchStatus.FINISHED:
-        # Issue #7: standings and ratings are updated in the transaction that ends the match.
+        # Issue #7: standings and ratings are updated in the transaction that ends the match
+        # (from the rows: the deal's and the log's are written first).
+        t.write_deferred()
         standings.record_match(match)
     t.state = new_state
     t.events.extend(events)
@@ -340,16 +377,16 @@ def _record_refusal(t: Table, action: dict[str, Any], refusal: PublicRefusal, us
     rnd.engine_state = to_json(refusal.state)
     rnd.version = version
     rnd.actions_logged += 1
-    sql.update_row(rnd, ["engine_state", "version", "actions_logged"])
+    t.later(sql.update_statement(rnd, ["engine_state", "version", "actions_logged"]))
     refused = {k: v for k, v in action.items() if k != "seat"}
     log_action(t, rnd, user, seat, REFUSAL_KIND, {"action": refused, "code": refusal.code.value},
-               key, version)
+               key, version, later=True)
     t.state = refusal.state
     t.events.extend(refusal.events)
     t.refusal = refusal.code.value
 
 
-def _persist_tricks_and_debts(rnd: Round, state: MatchState, events: list[Any],
+def _persist_tricks_and_debts(t: Table, rnd: Round, state: MatchState, events: list[Any],
                               now: datetime) -> None:
     deal = state.deal
     assert deal is not None
@@ -357,10 +394,14 @@ def _persist_tricks_and_debts(rnd: Round, state: MatchState, events: list[Any],
         if e.kind != "trick_won":
             continue
         trick = deal.tricks[e.trick - 1]
-        Trick.objects.create(
-            round=rnd, number=trick.number, leader=trick.leader, cards=trick_row_cards(trick),
-            winner=trick.winner, completed=now, buob_call=buob_public(trick.buob),
-        )
+        # Written with the log row and the version (nothing reads it before the commit).
+        t.later(sql.insert_statement(Trick, {
+            "round_id": rnd.pk, "number": trick.number, "leader": trick.leader,
+            "cards": trick_row_cards(trick), "winner": trick.winner, "completed": now,
+            "buob_call": buob_public(trick.buob)}))
+    if not any(e.kind in ("narr_debt_created", "narr_debt_settled") for e in events):
+        return
+    t.write_deferred()  # a debt names its trick row
     for e in events:
         if e.kind == "narr_debt_created":
             NarrDebt.objects.create(

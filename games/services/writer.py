@@ -28,6 +28,7 @@ from games.services.snapshot import TableSnapshot, lobby_state
 from games.services.sql import SeatRow
 from games.services.table import (
     REFUSAL_KIND,
+    CheckFailed,
     Table,
     apply_engine,
     bump,
@@ -89,29 +90,40 @@ def _room_id(code: str) -> int | None:
     return Room.objects.filter(code=code).values_list("pk", flat=True).first()
 
 
-def submit(code: str, user: Any, cmd: Command, *, for_seat: int | None = None) -> Outcome:
+def submit(code: str, user: Any, cmd: Command, *, for_seat: int | None = None,
+           session: tuple[str, list[Any]] | None = None) -> Outcome:
     """Apply one client command to a table. The door for consumers, views and bots.
 
     `for_seat`: a bot (`user` is its account) standing in for the away player of that seat;
     refused (NOT_STANDING_IN) unless the room's grace period is over and the player is still
-    away, checked under the lock (games/services/bot_seats.py)."""
+    away, checked under the lock (games/services/bot_seats.py).
+
+    `session`: a statement that returns a row while the sender's sign-in holds
+    (accounts.sessions.signed_in_statement), sent with the table's own first statements in
+    one round trip; if it returns none, nothing is done and the answer is NOT_AUTHENTICATED
+    (a websocket re-checks its session on every frame, docs/protocol.md §3)."""
     # An overdue timer is applied first, in its own transaction, as if it had fired on time
     # (ARCHITECTURE §8); a client who acted on the version just before it is not refused.
     # The deadline is read from the round loaded under the lock (no query of its own on every
     # command, bench/ws_load.py): when it has passed, this transaction is abandoned before it
     # changed anything, the timer fires, and the command runs once more.
     try:
-        return _submit(code, user, cmd, for_seat=for_seat)
-    except _Overdue as due:
-        fired = deadlines.fire(due.round_id, due.version)
-        return _submit(code, user, cmd, fired, timer_checked=True, for_seat=for_seat)
+        try:
+            return _submit(code, user, cmd, for_seat=for_seat, session=session)
+        except _Overdue as due:
+            fired = deadlines.fire(due.round_id, due.version)
+            return _submit(code, user, cmd, fired, timer_checked=True, for_seat=for_seat,
+                           session=session)
+    except CheckFailed:
+        return Outcome(False, 0, "NOT_AUTHENTICATED")
 
 
 def _submit(code: str, user: Any, cmd: Command, fired: tuple[int, int] | None = None,
-            timer_checked: bool = False, for_seat: int | None = None) -> Outcome:
+            timer_checked: bool = False, for_seat: int | None = None,
+            session: tuple[str, list[Any]] | None = None) -> Outcome:
     try:
         with transaction.atomic():
-            t = lock_code(code)
+            t = lock_code(code, check=session)
             room, rnd = t.room, t.round
             if (not timer_checked and rnd is not None and rnd.deadline is not None
                     and rnd.deadline <= t.now and t.match is not None

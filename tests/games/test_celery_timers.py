@@ -9,6 +9,7 @@ at the same index, so the timers the services schedule after commit reach that w
 
 from __future__ import annotations
 
+import asyncio
 import re
 import secrets
 import time
@@ -18,7 +19,6 @@ from typing import Any
 
 import pytest
 import redis
-from asgiref.sync import async_to_sync
 from django.conf import settings
 from django.utils import timezone
 
@@ -118,14 +118,22 @@ def fired_by(proc: Proc, task: str) -> list[str]:
 # --- tests ------------------------------------------------------------------------------------
 
 def listen(broker_url: str, group: str) -> tuple[Any, str]:
-    """A channel on the worker's channel layer (what a uvicorn process of it would use)."""
-    from channels_redis.core import RedisChannelLayer
+    """A channel on the worker's channel layer, as a uvicorn process of the site has it (its
+    group messages come by Redis pub/sub: games/live/channel_layer.py)."""
+    from games.live.channel_layer import BatchingRedisChannelLayer
 
-    layer = RedisChannelLayer(hosts=[broker_url],
-                              prefix=settings.CHANNEL_LAYERS["default"]["CONFIG"]["prefix"])
-    channel = async_to_sync(layer.new_channel)()
-    async_to_sync(layer.group_add)(group, channel)
+    layer = BatchingRedisChannelLayer(
+        hosts=[broker_url], prefix=settings.CHANNEL_LAYERS["default"]["CONFIG"]["prefix"])
+    loop = asyncio.new_event_loop()
+    channel = loop.run_until_complete(layer.new_channel())
+    loop.run_until_complete(layer.group_add(group, channel))
+    layer.test_loop = loop  # the subscription lives on this loop: receive on it too
     return layer, channel
+
+
+def receive(layer: Any, channel: str, timeout: float = FIRE_BOUND) -> dict[str, Any]:
+    return layer.test_loop.run_until_complete(
+        asyncio.wait_for(layer.receive(channel), timeout))
 
 
 def test_the_worker_closes_the_reveal_window_on_time(celery: Celery, make_user: Any) -> None:
@@ -135,7 +143,7 @@ def test_the_worker_closes_the_reveal_window_on_time(celery: Celery, make_user: 
     layer, channel = listen(celery.broker_url, broadcast.group_name(code, None))
     wait_for_end_reveal(rnd)
     # The worker announced it after commit: the spectators' group gets the table at SCART.
-    message = async_to_sync(layer.receive)(channel)
+    message = receive(layer, channel)
     assert message["type"] == "table.update" and message["version"] == rnd.version + 1
     assert '"phase":"SCART"' in message["frame"]
     rnd.refresh_from_db()

@@ -1,5 +1,7 @@
-"""games/live/channel_layer.py on the real Redis: delivery, order, capacity, wake-ups, and no
-message lost or repeated when a batch's answer never arrives (the distributed run only)."""
+"""games/live/channel_layer.py on the real Redis: group messages from memory to a process's own
+sockets and by pub/sub to the others, in order and once each; a lost subscription healed by a
+resync; direct sends with their capacity, wake-ups, and no message lost or repeated when a
+batch's answer never arrives (the distributed run only)."""
 
 from __future__ import annotations
 
@@ -66,10 +68,102 @@ async def test_messages_to_one_socket_keep_their_order(layers):
     a, b = layers
     sock = await b.new_channel()
     await b.group_add("g", sock)
-    for n in range(2):  # the fixture's capacity is 3 messages per queue
-        await a.group_send("g", {"type": "m", "n": n})
-    await a.send_to_members([([sock], {"type": "m", "n": 2})])
+    for n in range(3):  # the fixture's capacity is 3 messages per queue
+        await a.send_to_members([([sock], {"type": "m", "n": n})])
     assert [(await _receive(b, sock))["n"] for _ in range(3)] == [0, 1, 2]
+
+
+async def test_group_messages_reach_other_processes_in_order_and_once(layers):
+    a, b = layers
+    here, there, elsewhere = (await a.new_channel(), await b.new_channel(),
+                              await b.new_channel())
+    receiving = asyncio.ensure_future(a.receive(here))  # binds a's loop: a sends from memory
+    await a.group_add("table.T.seat.0", here)
+    await b.group_add("table.T.seat.0", there)
+    await b.group_add("table.T.public", elsewhere)
+    got: dict[str, list] = {"here": [], "there": [], "elsewhere": []}
+    for start in range(0, 30, 3):  # the fixture's capacity is 3 messages per inbox
+        for n in range(start, start + 3):
+            await a.fan_out(["table.T.seat.0", "table.T.public"],
+                            lambda g, n=n: {"type": "table.update", "n": n, "for": g})
+        for _ in range(3):
+            if receiving is not None:
+                got["here"].append((await asyncio.wait_for(receiving, 5))["n"])
+                receiving = None
+            else:
+                got["here"].append((await _receive(a, here))["n"])
+            got["there"].append((await _receive(b, there))["n"])
+            got["elsewhere"].append((await _receive(b, elsewhere))["for"])
+    assert got["here"] == got["there"] == list(range(30))
+    assert got["elsewhere"] == ["table.T.public"] * 30
+    # Once each: nothing more is waiting anywhere, the publisher's own copy included.
+    await asyncio.sleep(0.3)
+    assert not a._inboxes.get(here) and not b._inboxes.get(there)
+
+
+async def test_own_sockets_are_reached_without_redis(layers, monkeypatch):
+    a, _ = layers
+    sock = await a.new_channel()
+    receiving = asyncio.ensure_future(a.receive(sock))
+    await a.group_add("g", sock)
+    published: list[str] = []
+
+    async def publish_now(items):
+        published.extend(group for group, _ in items)
+        await asyncio.sleep(1)  # Redis, slow: the socket must not wait for it
+
+    monkeypatch.setattr(a, "_publish_now", publish_now)
+    sending = asyncio.ensure_future(a.group_send("g", {"type": "m", "n": 7}))
+    assert (await asyncio.wait_for(receiving, 0.5))["n"] == 7
+    await sending
+    assert published == ["g"]  # other processes' members still hear of it
+
+
+async def test_a_handed_over_fan_out_keeps_the_order_of_the_threads_hand_overs(layers):
+    a, b = layers
+    a.capacity = b.capacity = 100  # twenty waiting messages per inbox
+    here, there = await a.new_channel(), await b.new_channel()
+    first = asyncio.ensure_future(a.receive(here))
+    await a.group_add("table.T.seat.1", here)
+    await b.group_add("table.T.seat.1", there)
+
+    def writer() -> None:  # the database thread after its commits
+        for n in range(20):
+            assert a.fan_out_threadsafe(["table.T.seat.1"],
+                                        lambda g, n=n: {"type": "table.update", "n": n})
+
+    await asyncio.get_running_loop().run_in_executor(None, writer)
+    got = [(await asyncio.wait_for(first, 5))["n"]]
+    got += [(await _receive(a, here))["n"] for _ in range(19)]
+    assert got == list(range(20))
+    assert [(await _receive(b, there))["n"] for _ in range(20)] == list(range(20))
+    # Not from the loop itself, and not without a running receivers' loop.
+    assert not a.fan_out_threadsafe(["g"], lambda g: {"type": "m"})
+
+
+async def test_a_lost_subscription_makes_the_sockets_resync(layers):
+    a, b = layers
+    sock = await b.new_channel()
+    receiving = asyncio.ensure_future(b.receive(sock))
+    await b.group_add("table.T.seat.2", sock)
+    await asyncio.sleep(0.1)
+    client = aioredis.from_url(_url())
+    try:
+        # Cut the subscriber's connection, as a Redis restart or a network cut would.
+        assert await client.execute_command("CLIENT", "KILL", "TYPE", "pubsub") >= 1
+    finally:
+        await client.aclose()
+    assert (await asyncio.wait_for(receiving, 10)) == {"type": "layer.resync"}
+    # Subscribed again: publications reach the socket as before.
+    for _ in range(50):
+        await a.group_send("table.T.seat.2", {"type": "m", "n": 1})
+        try:
+            assert (await asyncio.wait_for(b.receive(sock), 0.2))["n"] == 1
+            break
+        except TimeoutError:
+            continue
+    else:
+        raise AssertionError("no publication after the subscription came back")
 
 
 async def test_a_receiver_that_waits_is_woken_by_the_next_message(layers, monkeypatch):

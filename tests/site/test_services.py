@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 
 import pytest
@@ -28,13 +29,20 @@ def test_cache_round_trip():
 
 def test_channel_layer_round_trip():
     layer = get_channel_layer()
-    channel = async_to_sync(layer.new_channel)()
-    group = f"probe-{secrets.token_hex(4)}"
-    async_to_sync(layer.group_add)(group, channel)
-    async_to_sync(layer.group_send)(group, {"type": "probe.message", "n": 7})
-    message = async_to_sync(layer.receive)(channel)
-    assert message == {"type": "probe.message", "n": 7}
-    async_to_sync(layer.group_discard)(group, channel)
+
+    # On one event loop, as a server's sockets are: the Redis layer listens to a group's
+    # publications on the loop its members receive on (games/live/channel_layer.py).
+    async def round_trip() -> dict:
+        channel = await layer.new_channel()
+        group = f"probe-{secrets.token_hex(4)}"
+        receiving = asyncio.ensure_future(layer.receive(channel))
+        await layer.group_add(group, channel)
+        await layer.group_send(group, {"type": "probe.message", "n": 7})
+        message = await asyncio.wait_for(receiving, 10)
+        await layer.group_discard(group, channel)
+        return message
+
+    assert async_to_sync(round_trip)() == {"type": "probe.message", "n": 7}
 
 
 def test_celery_app_is_configured_from_django_settings():
