@@ -3,6 +3,7 @@ the ORM reads, a card played costs a fixed handful of statements, and the log st
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -82,14 +83,15 @@ def test_a_card_played_is_a_fixed_handful_of_statements_and_its_log_row(
         out = services.submit(code, by_seat[turn], play)
     assert out.ok and not out.duplicate
     statements = _statements(ctx)
-    # Load (room, match, deal), seats, then UPDATE deal, INSERT log row and UPDATE room
-    # version: on PostgreSQL the three writes are one statement (WITH clauses).
+    # Load (room, match, deal and the seats as one JSON column), then UPDATE deal, INSERT log
+    # row and UPDATE room version: on PostgreSQL the three writes are one statement (WITH).
+    assert "json_agg" in statements[0] or "json_group_array" in statements[0]
     if connection.vendor == "postgresql":
-        assert len(statements) == 3, statements
-        assert statements[2].startswith("WITH ") and statements[2].count("UPDATE") == 2
-        assert "INSERT INTO" in statements[2]
+        assert len(statements) == 2, statements
+        assert statements[1].startswith("WITH ") and statements[1].count("UPDATE") == 2
+        assert "INSERT INTO" in statements[1]
     else:
-        assert len(statements) == 5, statements
+        assert len(statements) == 4, statements
     assert not any("MAX(" in s.upper() for s in statements)
     log = list(RoundAction.objects.filter(round=tables.current_round(code))
                .order_by("sequence").values_list("sequence", flat=True))
@@ -144,7 +146,7 @@ def test_the_senders_session_is_checked_by_the_statement_that_locks_the_table(
         out = services.submit(code, player, play, session=session)
     assert out.ok
     statements = _statements(ctx)
-    assert len(statements) == (3 if connection.vendor == "postgresql" else 5), statements
+    assert len(statements) == (2 if connection.vendor == "postgresql" else 4), statements
     assert "FOR UPDATE" in statements[0] or connection.vendor != "postgresql"
     assert "EXISTS(SELECT 1 FROM" in statements[0]
 
@@ -187,8 +189,33 @@ def test_the_hot_path_prepares_its_statements_unless_told_not_to(
     out = services.submit(code, by_seat[turn], tables.cmd("play_card", tables.version(code),
                                                           card=card))
     assert out.ok
-    # The locked table, its seats and the one write; nothing when turned off (a pooler that
-    # loses prepared statements), and the card is played the same.
-    assert _prepared_here() - before == (3 if prepared else 0)
+    # The locked table with its seats, and the one write; nothing when turned off (a pooler
+    # that loses prepared statements), and the card is played the same.
+    assert _prepared_here() - before == (2 if prepared else 0)
     assert RoundAction.objects.filter(round=tables.current_round(code), kind="play_card",
                                       payload__card=card).exists()
+
+
+def test_the_seats_read_with_the_table_are_the_seat_rows(
+        table: tuple[str, dict[int, Any]], players: list[Any]) -> None:
+    code, _ = table
+    room = Room.objects.get(code=code)
+    now = timezone.now()
+    # One player online, one away since a closed socket, one whose socket went silent.
+    Connection.objects.create(room=room, user=players[0], channel_name="test.online",
+                              last_seen=now)
+    Connection.objects.create(room=room, user=players[1], channel_name="test.closed",
+                              last_seen=now - timedelta(minutes=3),
+                              closed_at=now - timedelta(minutes=2))
+    Connection.objects.create(room=room, user=players[2], channel_name="test.silent",
+                              last_seen=now - timedelta(minutes=5))
+    since = now - services.PRESENCE_TIMEOUT
+    loaded, checked = hot_sql.load_table_with(code, online_since=since)
+    assert loaded is not None and checked is None
+    assert loaded.seats == hot_sql.seat_rows(room.pk, since)
+    by_user = {s.user_id: s for s in loaded.seats}
+    assert by_user[players[0].pk].online and by_user[players[0].pk].away_since is None
+    assert by_user[players[1].pk].away_since == now - timedelta(minutes=2)
+    assert by_user[players[2].pk].away_since == (now - timedelta(minutes=5)
+                                                 + services.PRESENCE_TIMEOUT)
+    assert all(s.joined.tzinfo is not None for s in loaded.seats)
