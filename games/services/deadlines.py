@@ -14,8 +14,10 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.engine import RuleError
-from games.models import MatchStatus, Room, Round
-from games.services.table import Table, apply_engine, finish, load_room, schedule_wakeup
+from games.models import MatchStatus, Round
+from games.services import sql
+from games.services.errors import ServiceError
+from games.services.table import Table, apply_engine, finish, lock_code, schedule_wakeup
 
 log = logging.getLogger(__name__)
 
@@ -44,14 +46,18 @@ def fire_deadline(round_id: int, version: int) -> bool:
 
 
 def fire(round_id: int, version: int) -> tuple[int, int] | None:
-    """Fire; return the table's (version before, version after), or None if nothing fired."""
+    """Fire; return the table's (version before, version after), or None if nothing fired.
+
+    The hot path's statements (games/services/sql.py): every deal's reveal window and every
+    turn timer comes through here, in a Celery worker or the embedded loop."""
+    code = sql.room_code_of_round(round_id)
+    if code is None:
+        return None
     with transaction.atomic():
-        rnd = Round.objects.filter(pk=round_id).select_related("match").first()
-        if rnd is None:
+        try:
+            t = lock_code(code)
+        except ServiceError:  # the room is gone
             return None
-        room = Room.objects.select_for_update(of=("self",)).select_related("owner").get(
-            pk=rnd.match.room_id)
-        t = load_room(room, timezone.now())
         if t.round is None or t.round.pk != round_id or t.round.version != version:
             return None
         if t.round.deadline is not None and t.round.deadline > t.now:

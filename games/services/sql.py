@@ -335,6 +335,19 @@ def update_statement(obj: Model, fields: Sequence[str], *, version_was: int | No
     return sql, params
 
 
+def room_code_of_round(round_id: int) -> str | None:
+    """The code of the room a deal is played in (a timer's wake-up names the deal)."""
+    q = connection.ops.quote_name
+    sql = (f"SELECT r.{q('code')} FROM {q(Round._meta.db_table)} d "
+           f"JOIN {q(Match._meta.db_table)} m ON m.{q('id')} = d.{q('match_id')} "
+           f"JOIN {q(Room._meta.db_table)} r ON r.{q('id')} = m.{q('room_id')} "
+           f"WHERE d.{q('id')} = %s")
+    with prepared_cursor() as cur:
+        cur.execute(sql, [round_id])
+        row = cur.fetchone()
+    return row[0] if row is not None else None
+
+
 def touch_connection_statement(channel_name: str, now: datetime) -> tuple[str, list[Any]]:
     """The heartbeat of one socket's Connection row (last_seen)."""
     q = connection.ops.quote_name
