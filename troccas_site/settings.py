@@ -205,6 +205,10 @@ else:
                 # WAL lets readers (page views, resyncs) proceed while a table is written.
                 "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
             },
+            # Each thread keeps its connection: opening one (and Django registering its SQL
+            # functions on it) for every socket frame was a tenth of the embedded process's
+            # CPU at 320 tables (issue #16). A file on this machine: nothing to go stale.
+            "CONN_MAX_AGE": None,
         }
     }
     # The database holds every hand of every running deal and the password hashes: readable by

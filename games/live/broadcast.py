@@ -150,12 +150,8 @@ def _hand_over(code: str, build: Callable[[int | None], dict[str, Any]]) -> bool
         return layer.fan_out_threadsafe(list(groups), lambda g: build(groups[g]))
     if not isinstance(layer, LeanInMemoryChannelLayer):
         return False
-    sends = []
-    for seat in AUDIENCES:
-        members = layer.members(group_name(code, seat))
-        if members:
-            sends.append((members, build(seat)))
-    return not sends or layer.deliver_threadsafe(sends)
+    groups = _audiences(code)
+    return layer.fan_out_threadsafe(list(groups), lambda g: build(groups[g]))
 
 
 def publish(snap: TableSnapshot) -> None:
