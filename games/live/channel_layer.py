@@ -610,7 +610,11 @@ class BatchingRedisChannelLayer(RedisChannelLayer):
                         if not waiter.done():
                             waiter.set_exception(exc)
         finally:
-            if self._readers.get(real) is asyncio.current_task():
+            try:
+                current = asyncio.current_task()
+            except RuntimeError:  # its loop is being closed under it
+                current = None
+            if current is not None and self._readers.get(real) is current:
                 del self._readers[real]
 
     def _sweep(self) -> None:

@@ -13,7 +13,7 @@ sockets times the number of messages.
 member: `send` never waits (a full queue drops the message, as stock), so the tasks bought
 nothing but scheduling.
 
-`deliver_threadsafe` lets the writer's thread hand a table update to the event loop without
+`fan_out_threadsafe` lets the writer's thread hand a table update to the event loop without
 waiting for it. With `async_to_sync` the embedded mode's one database thread (SQLite: every
 write of every table runs on it) stood still after each commit until the busy event loop got
 round to the fan-out: at 300 tables the process served 78 actions/s at a third of a core, with
@@ -80,9 +80,11 @@ class LeanInMemoryChannelLayer(InMemoryChannelLayer):
             pass  # as group_send: a full queue loses the message, its socket resyncs on a gap
 
     def fan_out_threadsafe(self, groups: list[str], build: Any) -> bool:
-        """As `deliver_threadsafe`, but each group's message is built on the loop, and only
-        for a group with members: the writer's thread (SQLite's one, every table's writes)
-        is back to the next command sooner (issue #16)."""
+        """Queue each group's message `build(group)` for its members on the sockets' event
+        loop, without waiting; the message is built there, and only for a group with members,
+        so the writer's thread (SQLite's one: every table's writes) is back to the next command
+        sooner (issue #16). False (nothing done) if no loop is bound and running, or if called
+        on that loop's own thread: the caller then sends the ordinary way."""
 
         def sends() -> list[tuple[list[str], dict[str, Any]]]:
             out = []
@@ -93,13 +95,6 @@ class LeanInMemoryChannelLayer(InMemoryChannelLayer):
             return out
 
         return self._hand(sends)
-
-    def deliver_threadsafe(self, sends: list[tuple[list[str], dict[str, Any]]]) -> bool:
-        """Queue each message for its channels on the sockets' event loop, without waiting.
-
-        False (nothing done) if no loop is bound and running, or if called on that loop's own
-        thread: the caller then sends the ordinary way."""
-        return self._hand(lambda: sends)
 
     def _hand(self, sends: Any) -> bool:
         loop = self._loop

@@ -133,6 +133,12 @@ def _compiled() -> dict[str, Any]:
     )
     table = table_columns + table_from
     lock_clause = " FOR UPDATE OF r" if connection.vendor == "postgresql" else ""
+    # The room's version as the statement's snapshot saw it. A row lock that had to wait for
+    # another writer (or found the row updated since the snapshot) hands back the room row as
+    # that writer left it, but the joined match, deal and seats as the snapshot saw them
+    # (PostgreSQL's EvalPlanQual re-checks only the locked row): the two versions then differ
+    # and `load_table_with` reads the table again, under the lock it now holds.
+    seen = f"(SELECT r2.{q('version')} FROM {t_room} r2 WHERE r2.{q('id')} = r.{q('id')})"
     seat, user, conn = (q(Seat._meta.db_table), q(User._meta.db_table),
                         q(Connection._meta.db_table))
     seat_columns = (
@@ -174,9 +180,10 @@ def _compiled() -> dict[str, Any]:
         "table_for_update": table + lock_clause,
         # The locked table with its seats and, optionally, a check's EXISTS
         # (`load_table_with`).
-        "table_with_seats": table_columns + ", " + seats_json + table_from + lock_clause,
-        "table_checked": (table_columns + ", EXISTS({check}), " + seats_json + table_from
-                          + lock_clause),
+        "table_with_seats": (table_columns + ", " + seen + ", " + seats_json + table_from
+                             + lock_clause),
+        "table_checked": (table_columns + ", " + seen + ", EXISTS({check}), " + seats_json
+                          + table_from + lock_clause),
         "seats": seats,
     }
     return found
@@ -208,13 +215,18 @@ def load_table_with(code: str, *, online_since: datetime,
     given)."""
     c = _compiled()
     since = _when(online_since)
+    if check is None:
+        statement, params = c["table_with_seats"], [since, code]
+    else:
+        statement = c["table_checked"].replace("{check}", check[0])
+        params = [*check[1], since, code]
     with prepared_cursor() as cur:
-        if check is None:
-            cur.execute(c["table_with_seats"], [since, code])
-        else:
-            cur.execute(c["table_checked"].replace("{check}", check[0]),
-                        [*check[1], since, code])
+        cur.execute(statement, params)
         row = cur.fetchone()
+        if row is not None and row[_room_version_at(c)] != _seen_version(row, c):
+            # Locked after another writer: read again, now that the lock is held.
+            cur.execute(statement, params)
+            row = cur.fetchone()
         checked = None
         if row is None:
             if check is not None:  # no room: the check alone, for the right answer
@@ -226,12 +238,22 @@ def load_table_with(code: str, *, online_since: datetime,
     if check is not None:
         checked = bool(row[-1])
         row = row[:-1]
+    row = row[:-1]  # the version the snapshot saw
     rows = _table_rows(row)
     assert rows is not None
     if isinstance(seats, str | bytes):
         seats = orjson.loads(seats)
     seats = [orjson.loads(one) if isinstance(one, str) else one for one in seats or []]
     return LoadedTable(*rows, seats=_seat_rows(seats)), checked
+
+
+def _room_version_at(c: dict[str, Any]) -> int:
+    return [f.name for f in c["columns"][0].fields].index("version")
+
+
+def _seen_version(row: Any, c: dict[str, Any]) -> Any:
+    room, match, rnd = c["columns"]
+    return row[len(room.fields) + len(match.fields) + len(rnd.fields)]
 
 
 def _table_rows(row: Any) -> tuple[Room, Match | None, Round | None] | None:

@@ -143,13 +143,6 @@ def lock_code(code: str, check: tuple[str, list[Any]] | None = None) -> Table:
     return _table(loaded.room, loaded.match, loaded.round, now, loaded.seats)
 
 
-def load_room(room: Room, now: datetime) -> Table:
-    """The table of a room row the caller already holds (locked by the caller)."""
-    match = room.current_match
-    rnd = match.rounds.order_by("-number").first() if match is not None else None
-    return _table(room, match, rnd, now)
-
-
 def _seats(room: Room, now: datetime) -> list[SeatRow]:
     """The room's seats with their players' names, each marked `online` (a live socket within
     PRESENCE_TIMEOUT): one statement, since every broadcast needs both (bench/ws_load.py)."""

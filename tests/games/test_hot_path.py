@@ -219,3 +219,42 @@ def test_the_seats_read_with_the_table_are_the_seat_rows(
     assert by_user[players[2].pk].away_since == (now - timedelta(minutes=5)
                                                  + services.PRESENCE_TIMEOUT)
     assert all(s.joined.tzinfo is not None for s in loaded.seats)
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL's row locks")
+def test_a_table_locked_after_another_writer_is_read_as_that_writer_left_it(
+        table: tuple[str, dict[int, Any]]) -> None:
+    import threading
+    import time
+
+    from django.db import connections, transaction
+
+    code, by_seat = table
+    tables.advance(code, by_seat, PLAY)
+    rnd = tables.current_round(code)
+    holding, done = threading.Event(), threading.Event()
+
+    def other_writer() -> None:
+        # Another process's writer: holds the room's lock, changes the deal and the version,
+        # commits while this test's load waits for the lock.
+        try:
+            with transaction.atomic():
+                hot_sql.load_table_with(code, online_since=timezone.now())
+                holding.set()
+                time.sleep(0.5)
+                Round.objects.filter(pk=rnd.pk).update(actions_logged=rnd.actions_logged + 100)
+                Room.objects.filter(code=code).update(version=rnd.match.room.version + 1)
+        finally:
+            connections.close_all()
+            done.set()
+
+    thread = threading.Thread(target=other_writer)
+    thread.start()
+    assert holding.wait(10)
+    with transaction.atomic():
+        loaded, _ = hot_sql.load_table_with(code, online_since=timezone.now())
+    thread.join(10)
+    assert done.is_set() and loaded is not None and loaded.round is not None
+    # The room row and the deal as the other writer left them, not as before it committed.
+    assert loaded.room.version == rnd.match.room.version + 1
+    assert loaded.round.actions_logged == rnd.actions_logged + 100
