@@ -130,17 +130,24 @@ def test_a_resent_command_that_would_apply_again_is_rolled_back(
     assert tables.fingerprint(code) == fingerprint
 
 
-def test_the_senders_session_is_checked_by_the_statement_that_locks_the_table(
-        table: tuple[str, dict[int, Any]], client: Any) -> None:
+def _signed_in_on_turn(table: tuple[str, dict[int, Any]], client: Any
+                       ) -> tuple[str, Any, str, tuple[str, list[Any]]]:
+    """The table at its first card: the seat on turn's player signed in through `client`,
+    a card it may play and its session's statement (accounts.sessions)."""
     from accounts.sessions import signed_in_statement
 
     code, by_seat = table
     turn, card = _to_first_card(code, by_seat)
     player = by_seat[turn]
     client.force_login(player)
-    key = client.session.session_key
-    session = signed_in_statement(player.pk, player.password, key)
+    session = signed_in_statement(player.pk, player.password, client.session.session_key)
     assert session is not None
+    return code, player, card, session
+
+
+def test_the_senders_session_is_checked_by_the_statement_that_locks_the_table(
+        table: tuple[str, dict[int, Any]], client: Any) -> None:
+    code, player, card, session = _signed_in_on_turn(table, client)
     play = tables.cmd("play_card", tables.version(code), card=card)
     with CaptureQueriesContext(connection) as ctx:
         out = services.submit(code, player, play, session=session)
@@ -153,14 +160,7 @@ def test_the_senders_session_is_checked_by_the_statement_that_locks_the_table(
 
 def test_a_command_after_the_session_ended_changes_nothing(
         table: tuple[str, dict[int, Any]], client: Any) -> None:
-    from accounts.sessions import signed_in_statement
-
-    code, by_seat = table
-    turn, card = _to_first_card(code, by_seat)
-    player = by_seat[turn]
-    client.force_login(player)
-    key = client.session.session_key
-    session = signed_in_statement(player.pk, player.password, key)
+    code, player, card, session = _signed_in_on_turn(table, client)
     client.logout()
     fingerprint = tables.fingerprint(code)
     play = tables.cmd("play_card", tables.version(code), card=card)
