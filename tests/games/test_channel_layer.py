@@ -107,15 +107,18 @@ async def test_own_sockets_are_reached_without_redis(layers, monkeypatch):
     receiving = asyncio.ensure_future(a.receive(sock))
     await a.group_add("g", sock)
     published: list[str] = []
+    redis_answers = asyncio.Event()
 
     async def publish_now(items):
         published.extend(group for group, _ in items)
-        await asyncio.sleep(1)  # Redis, slow: the socket must not wait for it
+        await redis_answers.wait()  # Redis has not answered: the socket must not wait for it
 
     monkeypatch.setattr(a, "_publish_now", publish_now)
     sending = asyncio.ensure_future(a.group_send("g", {"type": "m", "n": 7}))
-    assert (await asyncio.wait_for(receiving, 0.5))["n"] == 7
-    await sending
+    assert (await asyncio.wait_for(receiving, 5))["n"] == 7
+    assert not sending.done()  # the publication is still under way
+    redis_answers.set()
+    await asyncio.wait_for(sending, 5)
     assert published == ["g"]  # other processes' members still hear of it
 
 
