@@ -56,6 +56,16 @@ RATE_BURST = 20.0
 FLOOD_CLOSE = 40
 FLOOD_WINDOW = 10.0
 
+# Table updates reach a socket in version order (docs/protocol.md §4). Two processes' updates of
+# one table can arrive out of order: a process reaches its own sockets from memory at once and
+# the others through Redis, a bot on a Celery worker publishes on its own, and a resync reads a
+# version whose update is still on its way. An update ahead of the next expected version is
+# held until the missing ones arrive; after GAP_WAIT seconds without them the socket resyncs
+# from the database instead (a publication lost with a Redis connection, a full inbox).
+GAP_WAIT = 0.5
+# The most updates a socket holds back; more than that and it resyncs at once.
+GAP_HELD = 64
+
 
 # On PostgreSQL, service calls run in the thread pool, not on Channels' default single thread:
 # with one thread every table of the process waited for every other table's database round trips
@@ -164,6 +174,12 @@ class RoomConsumer(TalkMixin, AsyncWebsocketConsumer):
         self.group: str | None = None
         self.user_group: str | None = None
         self.registered = False
+        # The version of the last `state` frame sent (-1: none yet), the updates held back
+        # until the versions before them have been sent (`table_update`), and whether a gap
+        # check is already armed.
+        self.sent_version = -1
+        self.held: dict[int, dict[str, Any]] = {}
+        self.gap_armed = False
         session = self.scope.get("session")
         session_key = getattr(session, "session_key", None)
         self.session_tag = session_tag(session_key)
@@ -339,10 +355,56 @@ class RoomConsumer(TalkMixin, AsyncWebsocketConsumer):
         if actual != seat:
             await self._join(actual)
         await self.send(text_data=broadcast.encode(snap.state_message(actual)))
+        self.sent_version = max(self.sent_version, snap.version)
         await self.talk_resync()
+        await self._release_held()
 
     async def table_update(self, event: dict[str, Any]) -> None:
+        """A table update for this socket's audience: sent in version order. One older than
+        the last frame sent is dropped (a resync sent a newer view already); one ahead of the
+        next version is held until the versions before it came (`_release_held`)."""
         if self._closing():
+            return
+        version = event["version"]
+        if self.sent_version >= 0 and version > self.sent_version + 1:
+            self.held[version] = event
+            if len(self.held) > GAP_HELD:
+                self.held.clear()
+                await self._resync()
+            elif not self.gap_armed:
+                self.gap_armed = True
+                asyncio.get_running_loop().call_later(GAP_WAIT, self._gap_check)
+            return
+        await self._forward(event)
+        await self._release_held()
+
+    async def _release_held(self) -> None:
+        """Send the held updates that are next in line; forget those a resync made stale."""
+        while self.held and not self._closing():
+            for version in [v for v in self.held if v <= self.sent_version]:
+                del self.held[version]
+            event = self.held.pop(self.sent_version + 1, None)
+            if event is None:
+                return
+            await self._forward(event)
+
+    def _gap_check(self) -> None:
+        # On the loop, outside the consumer's handlers: asks for `table_gap` through the
+        # socket's own channel, so it runs in turn with the updates.
+        self.gap_armed = False
+        if self.held and not self._closing():
+            asyncio.get_running_loop().create_task(
+                self.channel_layer.send(self.channel_name, {"type": "table.gap"}))
+
+    async def table_gap(self, event: dict[str, Any]) -> None:
+        """GAP_WAIT after an update was held, the versions before it still missing: they
+        are not coming (a lost publication); the view as it is now replaces them."""
+        if self.held and not self._closing():
+            self.held.clear()
+            await self._resync()
+
+    async def _forward(self, event: dict[str, Any]) -> None:
+        if event["version"] < self.sent_version:
             return
         mine = event["seat_map"].get(str(self.user.pk))
         if mine != event["seat"]:
@@ -357,6 +419,7 @@ class RoomConsumer(TalkMixin, AsyncWebsocketConsumer):
             await self._shut("SPECTATORS_NOT_ALLOWED")
             return
         await self.send(text_data=event["frame"])
+        self.sent_version = max(self.sent_version, event["version"])
 
     async def auth_revoke(self, event: dict[str, Any]) -> None:
         """A sign-in of this user ended (broadcast.sign_out): this session's (a log-out), or
