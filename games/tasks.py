@@ -2,15 +2,25 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from celery import shared_task
 
 from games import services
 from games.talk import online
 
 
+@shared_task(name="games.wake_deal", ignore_result=True)
+def wake_deal_task(round_id: int, at: str) -> bool:
+    """A deal's wake-up armed for `at` (ISO 8601): fires its deadline if due, else re-arms
+    itself for it if it is still the deal's armed one (services.wake)."""
+    return services.wake(round_id, datetime.fromisoformat(at))
+
+
 @shared_task(name="games.fire_deadline", ignore_result=True)
 def fire_deadline_task(round_id: int, version: int) -> bool:
-    """Fire a deal's timer; does nothing if the table moved on since `version`."""
+    """Fire a deal's timer if it is due; does nothing if the table moved on since `version`.
+    (The wake-ups of before one-per-deal, still queued during an upgrade, come here.)"""
     return services.fire_deadline(round_id, version)
 
 

@@ -188,10 +188,15 @@ if DATABASE_URL:
     # The hot path's fixed statements are prepared on each connection (troccas_site/prepared.py);
     # off for a pooler in front of PostgreSQL that loses prepared statements.
     TROCCAS_PREPARED_STATEMENTS = env_bool("DB_PREPARED_STATEMENTS", True)
+    # A player's move is written without BEGIN, COMMIT and the room's row lock when it can be:
+    # read, then one statement that compare-and-sets the version (games/services/sql.py
+    # `unlocked_block`); off: every command takes the lock, as every other writer does.
+    TROCCAS_OPTIMISTIC_WRITES = env_bool("DB_OPTIMISTIC_WRITES", True)
     if DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
         raise ImproperlyConfigured("DATABASE_URL must point at PostgreSQL (postgres://...).")
 else:
     TROCCAS_PREPARED_STATEMENTS = False  # SQLite: nothing to prepare across a network
+    TROCCAS_OPTIMISTIC_WRITES = False  # SQLite has one writer at a time anyway
     SQLITE_PATH = os.environ.get("TROCCAS_SQLITE_PATH", str(BASE_DIR / "db.sqlite3"))
     DATABASES = {
         "default": {

@@ -45,7 +45,7 @@ class EmbeddedTimers:
         self.loop = loop
         self.sweeper = loop.create_task(self._sweep_forever())
 
-    def schedule(self, round_id: int, version: int, when: datetime) -> None:
+    def schedule(self, round_id: int, when: datetime) -> None:
         loop = self.loop
         if loop is None or loop.is_closed():
             return
@@ -53,20 +53,20 @@ class EmbeddedTimers:
         try:
             # A fresh context: the caller runs in a sync_to_async worker thread, and a timer
             # task must not inherit that thread's executor bookkeeping (it would deadlock).
-            loop.call_soon_threadsafe(self._arm, round_id, version, delay,
+            loop.call_soon_threadsafe(self._arm, round_id, when, delay,
                                       context=contextvars.Context())
         except RuntimeError:  # the loop has just closed
             pass
 
-    def _arm(self, round_id: int, version: int, delay: float) -> None:
+    def _arm(self, round_id: int, when: datetime, delay: float) -> None:
         assert self.loop is not None
         # A few milliseconds late rather than early: an early call only re-arms itself.
         self.loop.call_later(delay + 0.01, lambda: self.loop.create_task(  # type: ignore[union-attr]
-            self._fire(round_id, version)))
+            self._fire(round_id, when)))
 
-    async def _fire(self, round_id: int, version: int) -> None:
+    async def _fire(self, round_id: int, when: datetime) -> None:
         try:
-            await database_sync_to_async(services.fire_deadline)(round_id, version)
+            await database_sync_to_async(services.wake)(round_id, when)
         except Exception:  # noqa: BLE001 - the sweep retries
             log.exception("embedded timer of round %s failed", round_id)
 

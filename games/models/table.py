@@ -297,6 +297,11 @@ class Round(models.Model):
     deadline_kind = models.CharField(
         _("timer"), max_length=8, choices=DeadlineKind.choices, default="", blank=True
     )
+    # When the deal's armed wake-up comes (games/services/wakeups.py). A command whose deadline
+    # is this or later arms none: that wake-up comes early, and re-arms itself for the deadline
+    # then standing. One wake-up per deal at a time, not one per card played.
+    wakeup_at = models.DateTimeField(_("wake-up armed for"), null=True, blank=True,
+                                     editable=False)
     is_bock = models.BooleanField(_("Bock deal"), default=False)
     points_a = models.PositiveSmallIntegerField(_("points Team A"), null=True, blank=True)
     points_b = models.PositiveSmallIntegerField(_("points Team B"), null=True, blank=True)

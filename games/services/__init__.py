@@ -3,7 +3,8 @@
 Doors (consumers, views, the API, tasks, the admin, bots) call what this package exports:
 
 - `submit` — a player's command (games/services/writer.py, lobby commands in lobby.py);
-- `fire_deadline`, `sweep_deadlines` — the timers (deadlines.py);
+- `wake`, `fire_deadline`, `sweep_deadlines` — the timers (deadlines.py: `wake` is what a
+  deal's wake-up calls);
 - `connect`, `disconnect`, `touch`, `connected_users`, `may_watch`, `purge_stale_connections`
   — presence (presence.py); `away_seats` — which seats' players are away and since when (the
   hook for a stand-in bot);
@@ -15,7 +16,7 @@ Doors (consumers, views, the API, tasks, the admin, bots) call what this package
 
 from games.services.bots import create_practice_table, play_bot_turn, sweep_bot_turns, wake_bot
 from games.services.commands import Command
-from games.services.deadlines import fire_deadline, sweep_deadlines
+from games.services.deadlines import fire_deadline, sweep_deadlines, wake
 from games.services.errors import ServiceError
 from games.services.lobby import owner_blocked, staff_close_room, staff_end_match
 from games.services.presence import (
@@ -36,7 +37,7 @@ from games.services.writer import Outcome, key_of, shuffled_deck, submit, table_
 __all__ = [
     "PRESENCE_TIMEOUT", "Command", "Outcome", "ServiceError", "away_seats", "connect",
     "connected_users",
-    "create_practice_table", "create_room", "disconnect", "fire_deadline", "key_of",
+    "create_practice_table", "create_room", "disconnect", "fire_deadline", "wake", "key_of",
     "may_watch", "owner_blocked", "play_bot_turn", "sweep_bot_turns", "wake_bot",
     "purge_stale_connections", "rules_of",
     "seat_of_user", "shuffled_deck", "staff_close_room", "staff_end_match", "submit",

@@ -1,23 +1,30 @@
 """Deals' timers: the reveal window and the turn timer (RULES.md §5, §12; ARCHITECTURE.md §8).
 
-`fire_deadline` is what a wake-up calls (a Celery task, or the embedded loop); `sweep_deadlines`
+`wake` is what a deal's wake-up calls (a Celery task, or the embedded loop); `sweep_deadlines`
 fires every overdue deadline (Celery beat, or the embedded loop), so a lost wake-up delays a
-timer by at most the sweep interval. Both are idempotent: a duplicate, stale or early call does
-nothing (an early one re-arms itself).
+timer by at most the sweep interval. Both are idempotent: a duplicate, stale or early call
+fires nothing.
+
+One wake-up per deal at a time (Round.wakeup_at, games/services/table.py `aim_wakeup`): a card
+played under a turn timer moves the deadline later without arming another, so the armed one
+comes early; it then re-arms itself for the deadline standing, once — a wake-up that is not the
+deal's armed one (a duplicate, one replaced by an earlier deadline) only fires a deadline that
+is due, and never re-arms.
 """
 
 from __future__ import annotations
 
 import logging
+from datetime import datetime
 
 from django.db import transaction
 from django.utils import timezone
 
 from games.engine import RuleError
 from games.models import MatchStatus, Round
-from games.services import sql
+from games.services import sql, wakeups
 from games.services.errors import ServiceError
-from games.services.table import Table, apply_engine, finish, lock_code, schedule_wakeup
+from games.services.table import Table, apply_engine, finish, lock_code
 
 log = logging.getLogger(__name__)
 
@@ -41,8 +48,31 @@ def fire_overdue(t: Table) -> bool:
 
 
 def fire_deadline(round_id: int, version: int) -> bool:
-    """A timer's wake-up: apply the round's overdue deadline if the table has not moved on."""
+    """Apply the round's overdue deadline if the table has not moved on since `version`."""
     return fire(round_id, version) is not None
+
+
+# How often a wake-up looks again when the table moved between its read and its lock.
+_WAKE_TRIES = 3
+
+
+def wake(round_id: int, at: datetime) -> bool:
+    """The deal's wake-up armed for `at`: fire its deadline if it is due; if the deadline was
+    moved later since (cards played), arm a wake-up for it — only if this one is the deal's
+    armed one (`wakeup_at` is still `at`), so duplicates never multiply. True if it fired."""
+    for _ in range(_WAKE_TRIES):
+        timer = sql.round_timer(round_id)
+        if timer is None or timer.deadline is None:
+            return False
+        if timer.deadline <= timezone.now():
+            if fire(round_id, timer.version) is not None:
+                return True
+            continue  # a command moved the table between the read and the lock: look again
+        later = sql.rearm_wakeup(round_id, at)
+        if later is not None:
+            wakeups.schedule(round_id, later)
+        return False
+    return False
 
 
 def fire(round_id: int, version: int) -> tuple[int, int] | None:
@@ -61,8 +91,7 @@ def fire(round_id: int, version: int) -> tuple[int, int] | None:
         if t.round is None or t.round.pk != round_id or t.round.version != version:
             return None
         if t.round.deadline is not None and t.round.deadline > t.now:
-            schedule_wakeup(round_id, version, t.round.deadline)
-            return None
+            return None  # early: the deal's own wake-up or the sweep fires it (`wake`)
         if not fire_overdue(t):
             return None
         finish(t)

@@ -21,13 +21,15 @@ several times faster than the standard library's).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, cast
 
 import orjson
-from django.db import connection
+from django.db import DataError, connection, transaction
 from django.db.models import Field, JSONField, Model
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
@@ -184,6 +186,11 @@ def _compiled() -> dict[str, Any]:
                              + lock_clause),
         "table_checked": (table_columns + ", " + seen + ", EXISTS({check}), " + seats_json
                           + table_from + lock_clause),
+        # The same, read without the lock (an optimistic write, `unlocked_block`).
+        "table_with_seats_read": (table_columns + ", " + seen + ", " + seats_json
+                                  + table_from),
+        "table_checked_read": (table_columns + ", " + seen + ", EXISTS({check}), " + seats_json
+                               + table_from),
         "seats": seats,
     }
     return found
@@ -207,23 +214,24 @@ class LoadedTable:
 
 
 def load_table_with(code: str, *, online_since: datetime,
-                    check: tuple[str, Sequence[Any]] | None = None
+                    check: tuple[str, Sequence[Any]] | None = None, lock: bool = True
                     ) -> tuple[LoadedTable | None, bool | None]:
-    """The table locked as `load_table(lock=True)`, with its seats (`seat_rows`), and whether
-    the optional `check` (a statement: passed if it returns a row) passed, all read by one
-    statement: the table (None: no such room) and the check's answer (None: no check
-    given)."""
+    """The table locked as `load_table(lock=True)` (or as committed, without the lock: an
+    optimistic write), with its seats (`seat_rows`), and whether the optional `check` (a
+    statement: passed if it returns a row) passed, all read by one statement: the table
+    (None: no such room) and the check's answer (None: no check given)."""
     c = _compiled()
     since = _when(online_since)
+    read = "" if lock else "_read"
     if check is None:
-        statement, params = c["table_with_seats"], [since, code]
+        statement, params = c["table_with_seats" + read], [since, code]
     else:
-        statement = c["table_checked"].replace("{check}", check[0])
+        statement = c["table_checked" + read].replace("{check}", check[0])
         params = [*check[1], since, code]
     with prepared_cursor() as cur:
         cur.execute(statement, params)
         row = cur.fetchone()
-        if row is not None and row[_room_version_at(c)] != _seen_version(row, c):
+        if lock and row is not None and row[_room_version_at(c)] != _seen_version(row, c):
             # Locked after another writer: read again, now that the lock is held.
             cur.execute(statement, params)
             row = cur.fetchone()
@@ -370,6 +378,41 @@ def room_code_of_round(round_id: int) -> str | None:
     return row[0] if row is not None else None
 
 
+@dataclass(frozen=True)
+class RoundTimer:
+    """What a deal's wake-up reads first, without a lock (games/services/deadlines.py)."""
+
+    version: int
+    deadline: datetime | None
+
+
+def round_timer(round_id: int) -> RoundTimer | None:
+    """A deal's version and deadline as committed (None: no such deal)."""
+    q = connection.ops.quote_name
+    sql = (f"SELECT {q('version')}, {q('deadline')} FROM {q(Round._meta.db_table)} "
+           f"WHERE {q('id')} = %s")
+    with prepared_cursor() as cur:
+        cur.execute(sql, [round_id])
+        row = cur.fetchone()
+    if row is None:
+        return None
+    return RoundTimer(row[0], _aware(row[1]) if row[1] is not None else None)
+
+
+def rearm_wakeup(round_id: int, at: datetime) -> datetime | None:
+    """If the deal's armed wake-up is still the one for `at`, arm it for the deal's deadline
+    as it stands (one statement: the row as the last writer left it) and return that time;
+    None if another wake-up was armed since, or no deadline stands."""
+    q = connection.ops.quote_name
+    sql = (f"UPDATE {q(Round._meta.db_table)} SET {q('wakeup_at')} = {q('deadline')} "
+           f"WHERE {q('id')} = %s AND {q('wakeup_at')} = %s AND {q('deadline')} IS NOT NULL "
+           f"RETURNING {q('deadline')}")
+    with prepared_cursor() as cur:
+        cur.execute(sql, [round_id, _when(at)])
+        row = cur.fetchone()
+    return _aware(row[0]) if row is not None else None
+
+
 def touch_connection_statement(channel_name: str, now: datetime) -> tuple[str, list[Any]]:
     """The heartbeat of one socket's Connection row (last_seen)."""
     q = connection.ops.quote_name
@@ -442,6 +485,67 @@ def write_all(statements: Sequence[tuple[str, Sequence[Any]]]) -> int:
     with prepared_cursor() as cur:
         cur.execute(text, params)
         return cur.rowcount
+
+
+class NeedsLock(Exception):
+    """An optimistic write cannot be finished as one statement without the room's lock: it
+    would write before its compare-and-set (a new deal's row, a score, a Narr debt), or the
+    table changed since it was read. Nothing was written; the command runs again, locked."""
+
+
+_writing = threading.local()
+
+
+def _reads_only(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
+    if not getattr(_writing, "allowed", False) and not sql.lstrip()[:6].upper() == "SELECT":
+        raise NeedsLock(sql.split(None, 1)[0])
+    return execute(sql, params, many, context)
+
+
+@contextmanager
+def unlocked_block() -> Iterator[None]:
+    """An optimistic write (PostgreSQL): the table read as committed, without BEGIN or the
+    room's lock, then everything written by one statement that first compare-and-sets the
+    version (`write_checked`) — two round trips where a locked transaction takes four (BEGIN,
+    the locked read, the write, COMMIT). Each statement commits on its own; the block is still
+    Django's atomic block, so what is sent after commit (`transaction.on_commit`) waits for
+    its successful end, and nothing is sent when it fails. Any write other than that last
+    statement raises NeedsLock before it reaches the database."""
+    with transaction.atomic():
+        raw = connection.connection
+        raw.autocommit = True  # no statement was sent yet: psycopg's BEGIN stays unsent
+        try:
+            with connection.execute_wrapper(_reads_only):
+                yield
+        finally:
+            raw.autocommit = False  # as Django set it: its commit at the block's end is a no-op
+
+
+def write_checked(statements: Sequence[tuple[str, Sequence[Any]]],
+                  cas: tuple[str, Sequence[Any]]) -> bool:
+    """The version's compare-and-set `cas` (an UPDATE) and the writes that go with it, as one
+    statement of an `unlocked_block`: the compare-and-set runs first (the statement's last
+    line reads it), and when it matched no row the last line divides by zero, so the statement
+    fails and none of it is written. False then (the table moved since it was read)."""
+    text = "WITH cas AS (" + cas[0] + " RETURNING 1)"
+    for i, (sql, _) in enumerate(statements):
+        text += f", w{i} AS ({sql})"
+    text += " SELECT 1 / (SELECT count(*) FROM cas)::int"
+    params = [*cas[1], *(p for _, ps in statements for p in ps)]
+    _writing.allowed = True
+    try:
+        with prepared_cursor() as cur:
+            cur.execute(text, params)
+    except DataError as exc:
+        if getattr(exc.__cause__, "sqlstate", None) == _DIVISION_BY_ZERO:
+            return False
+        raise
+    finally:
+        _writing.allowed = False
+    return True
+
+
+_DIVISION_BY_ZERO = "22012"
 
 
 def touch_and_check(channel_name: str, now: datetime, check: tuple[str, Sequence[Any]]

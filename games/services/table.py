@@ -67,8 +67,8 @@ class Table:
     # The room's own columns as loaded: the version compare-and-set writes the others only
     # when a command changed them (most actions change the version alone).
     room_was: tuple[Any, ...] = ()
-    # The deal's timer as loaded, (round id, round version, deadline): a wake-up armed for it is
-    # still valid, so `finish` arms none when a command left all three as they were.
+    # The deal's wake-up as loaded, (round id, wakeup_at): `finish` arms a new one only when
+    # the command moved it (`aim_wakeup`).
     timer_was: tuple[Any, ...] | None = None
     # Set when the engine refused the action publicly (`apply_engine`): the refusal is stored
     # and announced like an action, and the sender is still answered with this code.
@@ -76,6 +76,9 @@ class Table:
     # Writes of this transaction not sent yet (the deal's row, the log row): `finish` sends
     # them with the version's compare-and-set as one statement (games/services/sql.py).
     deferred: list[tuple[str, list[Any]]] = field(default_factory=list)
+    # Read without the room's lock (sql.unlocked_block): `finish` writes with one
+    # compare-and-set statement, and raises sql.NeedsLock if the table moved meanwhile.
+    optimistic: bool = False
 
     def later(self, statement: tuple[str, list[Any]]) -> None:
         """Write this with the version's compare-and-set (nothing reads it before)."""
@@ -113,7 +116,7 @@ def _table(room: Room, match: Match | None, rnd: Round | None, now: datetime,
 
 
 def _timer_of(rnd: Round | None) -> tuple[Any, ...] | None:
-    return None if rnd is None else (rnd.pk, rnd.version, rnd.deadline)
+    return None if rnd is None else (rnd.pk, rnd.wakeup_at)
 
 
 def load_code(code: str, *, lock: bool) -> Table:
@@ -129,18 +132,22 @@ class CheckFailed(Exception):
     """The check statement given to `lock_code` found no row (a session that ended)."""
 
 
-def lock_code(code: str, check: tuple[str, list[Any]] | None = None) -> Table:
+def lock_code(code: str, check: tuple[str, list[Any]] | None = None, *,
+              lock: bool = True) -> Table:
     """The table of a room code, locked for this transaction, with its seats; ROOM_NOT_FOUND
     if none. With `check`, a statement answered by the same statement that locks the table:
-    CheckFailed if it returns no row (games/services/writer.py: the sender's session)."""
+    CheckFailed if it returns no row (games/services/writer.py: the sender's session).
+    `lock=False`: read as committed, for an optimistic write (sql.unlocked_block)."""
     now = timezone.now()
     loaded, checked = sql.load_table_with(code, online_since=now - PRESENCE_TIMEOUT,
-                                          check=check)
+                                          check=check, lock=lock)
     if checked is False:
         raise CheckFailed(code)
     if loaded is None:
         raise ServiceError("ROOM_NOT_FOUND")
-    return _table(loaded.room, loaded.match, loaded.round, now, loaded.seats)
+    t = _table(loaded.room, loaded.match, loaded.round, now, loaded.seats)
+    t.optimistic = not lock
+    return t
 
 
 def _seats(room: Room, now: datetime) -> list[SeatRow]:
@@ -218,20 +225,26 @@ def finish(t: Table) -> None:
     if _room_fields(t.room) != t.room_was:
         fields += _ROOM_FIELDS
     cas = sql.update_statement(t.room, fields, version_was=t.version_before)
-    # The deferred writes and the compare-and-set in one statement; under the room's lock the
-    # compare-and-set cannot fail, and if it ever did the transaction rolls back whole.
-    updated = sql.write_all([*t.deferred, cas])
+    if t.optimistic:
+        # Read without the lock: the compare-and-set decides, in the same statement as the
+        # writes it guards (nothing is written if another writer came first).
+        if not sql.write_checked(t.deferred, cas):
+            raise sql.NeedsLock("STALE")
+    else:
+        # The deferred writes and the compare-and-set in one statement; under the room's lock
+        # the compare-and-set cannot fail, and if it ever did the transaction rolls back whole.
+        updated = sql.write_all([*t.deferred, cas])
+        if updated != 1:
+            raise ServiceError("STALE_VERSION")
     t.deferred.clear()
-    if updated != 1:
-        raise ServiceError("STALE_VERSION")
     seats = seats_of(t)
     outbox.table_changed(snapshot(t, seats))
     rnd = t.round
-    if rnd is not None and rnd.deadline is not None and _timer_of(rnd) != t.timer_was:
-        # A command that left the deal's timer as it was (a lobby command during a deal, say)
-        # keeps the wake-up already armed for it: it fires (round, version) as they still are.
-        # No Celery message and no Redis write per such command (issue #16).
-        schedule_wakeup(rnd.pk, rnd.version, rnd.deadline)
+    if rnd is not None and rnd.wakeup_at is not None and _timer_of(rnd) != t.timer_was:
+        # Only a command that armed a new wake-up (`aim_wakeup`) sends one: a card played
+        # under a turn timer usually moves the deadline later, and the wake-up already armed
+        # comes first and re-arms itself. No Celery message per card (issue #16).
+        schedule_wakeup(rnd.pk, rnd.wakeup_at)
     wake_bot(t, seats)
 
 
@@ -248,9 +261,25 @@ def wake_bot(t: Table, seats: list[SeatRow]) -> None:
     transaction.on_commit(lambda: bot_wakeups.schedule(round_id, version, due))
 
 
-def schedule_wakeup(round_id: int, version: int, when: datetime) -> None:
-    """Arm the deal's timer once the transaction commits."""
-    transaction.on_commit(lambda: wakeups.schedule(round_id, version, when))
+def schedule_wakeup(round_id: int, when: datetime) -> None:
+    """Send the deal's wake-up for `when` once the transaction commits."""
+    transaction.on_commit(lambda: wakeups.schedule(round_id, when))
+
+
+def aim_wakeup(rnd: Round, now: datetime) -> bool:
+    """Arm the deal's wake-up for its deadline, unless the one armed already comes first
+    (between now and the deadline: it finds the deadline later and re-arms itself for it,
+    `deadlines.wake`). True if it armed one: `rnd.wakeup_at` is then to be written, and
+    `finish` sends the wake-up after commit. A wake-up that was lost (its worker killed) is
+    replaced by the next command after its time, and the sweep fires the deadline meanwhile."""
+    deadline = rnd.deadline
+    if deadline is None:
+        return False
+    armed = rnd.wakeup_at
+    if armed is not None and now < armed <= deadline:
+        return False
+    rnd.wakeup_at = deadline
+    return True
 
 
 def log_action(t: Table, rnd: Round | None, user: Any, seat: int | None, kind: str,
@@ -287,6 +316,7 @@ def next_deadline(state: MatchState, now: datetime) -> tuple[datetime | None, st
 # the match never change, and the row is written on every action).
 _ROUND_PLAY_FIELDS = ["engine_state", "version", "actions_logged", "phase", "is_bock", "deadline",
                       "deadline_kind", "points_a", "points_b", "finished"]
+_ROUND_ARMED_FIELDS = [*_ROUND_PLAY_FIELDS, "wakeup_at"]
 
 
 def apply_engine(t: Table, action: dict[str, Any], user: Any, seat: int | None,
@@ -322,14 +352,17 @@ def apply_engine(t: Table, action: dict[str, Any], user: Any, seat: int | None,
     rnd.phase = new_state.phase
     rnd.is_bock = deal.is_bock
     rnd.deadline, rnd.deadline_kind = next_deadline(new_state, t.now)
+    armed = aim_wakeup(rnd, t.now)
     if deal.points is not None and rnd.points_a is None:
         rnd.points_a, rnd.points_b = deal.points
         rnd.finished = t.now
     if created:
         rnd.save()
     else:
-        # Sent with the log row and the version in `finish` (nothing reads it before).
-        t.later(sql.update_statement(rnd, _ROUND_PLAY_FIELDS))
+        # Sent with the log row and the version in `finish` (nothing reads it before). The
+        # wake-up's time only when this command armed one: a wake-up re-arming itself writes
+        # it too (`deadlines.wake`), and must not be overwritten by a stale copy.
+        t.later(sql.update_statement(rnd, _ROUND_ARMED_FIELDS if armed else _ROUND_PLAY_FIELDS))
     _persist_tricks_and_debts(t, rnd, new_state, events, t.now)
     payload = {k: v for k, v in action.items() if k not in ("deck", "seat", "type")}
     log_action(t, rnd, user, seat, kind, payload, key, version, later=True)

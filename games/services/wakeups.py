@@ -1,9 +1,10 @@
 """Waking a table when its deadline falls due (ARCHITECTURE.md §8).
 
-The deadline itself lives on the Round row; a wake-up is only a hint. In the distributed mode it
-is a Celery task sent by name (so the services never import the task module that imports them);
-in the embedded mode the ASGI process's own timer loop registers itself here
-(games/live/timer_loop.py). A lost wake-up costs at most one sweep interval.
+The deadline itself lives on the Round row; a wake-up is only a hint, one per deal at a time
+(Round.wakeup_at: games/services/table.py `aim_wakeup`, games/services/deadlines.py `wake`). In
+the distributed mode it is a Celery task sent by name (so the services never import the task
+module that imports them); in the embedded mode the ASGI process's own timer loop registers
+itself here (games/live/timer_loop.py). A lost wake-up costs at most one sweep interval.
 """
 
 from __future__ import annotations
@@ -16,28 +17,29 @@ from django.conf import settings
 
 log = logging.getLogger(__name__)
 
-FIRE_DEADLINE_TASK = "games.fire_deadline"
+WAKE_DEAL_TASK = "games.wake_deal"
 SWEEP_DEADLINES_TASK = "games.sweep_deadlines"
 
-Scheduler = Callable[[int, int, datetime], None]
+Scheduler = Callable[[int, datetime], None]
 _local: Scheduler | None = None
 
 
 def register_local(scheduler: Scheduler) -> None:
-    """The embedded mode's in-process timer loop: called with (round, version, when)."""
+    """The embedded mode's in-process timer loop: called with (round, when)."""
     global _local
     _local = scheduler
 
 
-def schedule(round_id: int, version: int, when: datetime) -> None:
-    """Wake the table at `when` to fire the deadline set at `version` (after commit)."""
+def schedule(round_id: int, when: datetime) -> None:
+    """Wake the deal at `when` (after commit). The task names its time exactly (ISO 8601): it
+    is how the wake-up knows whether it is still the deal's armed one."""
     if settings.TROCCAS_MODE == "distributed":
         from troccas_site.celery import app
 
         try:
-            app.send_task(FIRE_DEADLINE_TASK, (round_id, version), eta=when)
+            app.send_task(WAKE_DEAL_TASK, (round_id, when.isoformat()), eta=when)
         except Exception:  # noqa: BLE001 - the sweep fires it anyway
             log.exception("could not schedule the timer of round %s", round_id)
         return
     if _local is not None:
-        _local(round_id, version, when)
+        _local(round_id, when)

@@ -15,7 +15,8 @@ import secrets
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.conf import settings
+from django.db import IntegrityError, connection, transaction
 from django.db.models import Max
 
 from games.engine import CARD_IDS, MATCH_OVER, RuleError, apply
@@ -118,12 +119,35 @@ def submit(code: str, user: Any, cmd: Command, *, for_seat: int | None = None,
         return Outcome(False, 0, "NOT_AUTHENTICATED")
 
 
+# The commands tried first as an optimistic write (sql.unlocked_block): a player's move, which
+# most of the time writes only the deal's row, the log row (and a trick's) and the version. One
+# that must write more (a deal scored, a Narr debt) or meets another writer runs again, locked.
+_OPTIMISTIC_TYPES = frozenset({"play_card", "call_buob", "deal_next_pass", "discard_scart"})
+
+
+def _optimistic(cmd: Command, fired: tuple[int, int] | None, for_seat: int | None) -> bool:
+    return (cmd.type in _OPTIMISTIC_TYPES and fired is None and for_seat is None
+            and connection.vendor == "postgresql" and settings.TROCCAS_OPTIMISTIC_WRITES)
+
+
 def _submit(code: str, user: Any, cmd: Command, fired: tuple[int, int] | None = None,
             timer_checked: bool = False, for_seat: int | None = None,
             session: tuple[str, list[Any]] | None = None) -> Outcome:
+    if _optimistic(cmd, fired, for_seat):
+        try:
+            return _attempt(code, user, cmd, fired, timer_checked, for_seat, session,
+                            lock=False)
+        except sql.NeedsLock:
+            pass
+    return _attempt(code, user, cmd, fired, timer_checked, for_seat, session, lock=True)
+
+
+def _attempt(code: str, user: Any, cmd: Command, fired: tuple[int, int] | None,
+             timer_checked: bool, for_seat: int | None,
+             session: tuple[str, list[Any]] | None, *, lock: bool) -> Outcome:
     try:
-        with transaction.atomic():
-            t = lock_code(code, check=session)
+        with transaction.atomic() if lock else sql.unlocked_block():
+            t = lock_code(code, check=session, lock=lock)
             room, rnd = t.room, t.round
             if (not timer_checked and rnd is not None and rnd.deadline is not None
                     and rnd.deadline <= t.now and t.match is not None

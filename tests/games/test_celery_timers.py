@@ -25,7 +25,7 @@ from django.utils import timezone
 from games.engine import SCART
 from games.live import broadcast
 from games.models import Room, Round, RoundAction
-from games.tasks import fire_deadline_task
+from games.tasks import fire_deadline_task, wake_deal_task
 from tests.games.procs import (
     BIN,
     Proc,
@@ -153,17 +153,18 @@ def test_the_worker_closes_the_reveal_window_on_time(celery: Celery, make_user: 
     assert action.actor is None and action.actor_seat is None
     assert action.version == rnd.version == Room.objects.get(pk=rnd.match.room_id).version
     celery.wait_idle()
-    assert fired_by(worker, "games.fire_deadline") == ["True"]
+    assert fired_by(worker, "games.wake_deal") == ["True"]
 
 
 def test_duplicate_early_and_stale_timers_do_nothing(celery: Celery, make_user: Any) -> None:
     worker = celery.worker("worker")
     rnd = table_at_reveal(make_user, reveal_seconds=3)
     at, deadline = rnd.version, rnd.deadline
-    # Besides the timer the services scheduled: two duplicates of it, one that arrives early
-    # (it must re-arm itself, not fire), and two for an older version of the table.
-    fire_deadline_task.apply_async((rnd.pk, at), eta=deadline)
-    fire_deadline_task.apply_async((rnd.pk, at), eta=deadline)
+    # Besides the wake-up the services armed: two duplicates of it, and wake-ups of the kind
+    # sent before one-per-deal (still queued during an upgrade): one early, two for an older
+    # version of the table.
+    wake_deal_task.apply_async((rnd.pk, deadline.isoformat()), eta=deadline)
+    wake_deal_task.apply_async((rnd.pk, deadline.isoformat()), eta=deadline)
     fire_deadline_task.delay(rnd.pk, at)
     fire_deadline_task.delay(rnd.pk, at - 1)
     fire_deadline_task.apply_async((rnd.pk, at - 1), eta=deadline)
@@ -174,12 +175,14 @@ def test_duplicate_early_and_stale_timers_do_nothing(celery: Celery, make_user: 
     assert rnd.phase == SCART and rnd.version == at + 1
     # Once fired, the timer's own version is stale too.
     fire_deadline_task.delay(rnd.pk, at)
+    wake_deal_task.delay(rnd.pk, deadline.isoformat())
     celery.wait_idle()
     assert end_reveals(rnd) == 1
     assert Room.objects.get(pk=rnd.match.room_id).version == at + 1
-    results = fired_by(worker, "games.fire_deadline")
+    results = fired_by(worker, "games.fire_deadline") + fired_by(worker, "games.wake_deal")
     assert results.count("True") == 1
-    # 1 scheduled + 5 sent + 1 re-armed early one + 1 after firing, all run to completion.
+    # 1 armed + 5 sent + 2 after firing, all run to completion (none re-armed: the window
+    # has no later deadline to wait for).
     assert len(results) == 8, results
 
 

@@ -145,16 +145,22 @@ def _signed_in_on_turn(table: tuple[str, dict[int, Any]], client: Any
     return code, player, card, session
 
 
-def test_the_senders_session_is_checked_by_the_statement_that_locks_the_table(
-        table: tuple[str, dict[int, Any]], client: Any) -> None:
+@pytest.mark.parametrize("optimistic", [True, False])
+def test_the_senders_session_is_checked_by_the_statement_that_reads_the_table(
+        table: tuple[str, dict[int, Any]], client: Any, settings: Any, optimistic: bool
+) -> None:
     code, player, card, session = _signed_in_on_turn(table, client)
+    settings.TROCCAS_OPTIMISTIC_WRITES = optimistic
     play = tables.cmd("play_card", tables.version(code), card=card)
     with CaptureQueriesContext(connection) as ctx:
         out = services.submit(code, player, play, session=session)
     assert out.ok
     statements = _statements(ctx)
-    assert len(statements) == (2 if connection.vendor == "postgresql" else 4), statements
-    assert "FOR UPDATE" in statements[0] or connection.vendor != "postgresql"
+    postgresql = connection.vendor == "postgresql"
+    assert len(statements) == (2 if postgresql else 4), statements
+    # Read as committed by an optimistic write (tests/games/test_optimistic_writes.py), else
+    # locked (PostgreSQL; SQLite's transactions are IMMEDIATE).
+    assert ("FOR UPDATE" in statements[0]) == (postgresql and not optimistic)
     assert "EXISTS(SELECT 1 FROM" in statements[0]
 
 

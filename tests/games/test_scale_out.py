@@ -231,4 +231,4 @@ def test_a_table_spread_over_three_servers_and_two_workers_plays_a_deal(
     work = [acted(w) for w in cluster.workers]
     assert all(w.get("games.bot_turn", 0) >= 1 for w in work), work
     assert sum(w.get("games.bot_turn", 0) for w in work) >= 19, work
-    assert sum(w.get("games.fire_deadline", 0) for w in work) == 1, work
+    assert sum(w.get("games.wake_deal", 0) for w in work) == 1, work

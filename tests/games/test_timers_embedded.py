@@ -176,24 +176,80 @@ def test_turn_timer_deals_and_discards_for_the_dealer(by_seat: dict[int, Any]) -
     assert kinds == ["turn_timeout"] * 3 + ["end_reveal", "turn_timeout"]
 
 
-def test_a_command_that_leaves_the_timer_as_it_was_arms_no_new_wake_up(
-        by_seat: dict[int, Any], monkeypatch: pytest.MonkeyPatch) -> None:
-    """Issue #16: the wake-up of a deadline is armed when the deadline (or the deal's version
-    it fires) changes, not again on every command while it stands."""
-    code = _table(by_seat, {"turn_seconds": 30})
-    st = tables.advance(code, by_seat, "PLAY")
-    assert st is not None and st.deal is not None
-    armed: list[tuple[int, int]] = []
-    monkeypatch.setattr("games.services.wakeups.schedule",
-                        lambda round_id, version, when: armed.append((round_id, version)))
-    rnd = tables.current_round(code)
-    # The owner renames the room mid-deal: a new version, the same timer.
-    tables.must(code, by_seat[0], "set_options", name="Friday table")
-    assert armed == []
-    assert tables.current_round(code).deadline == rnd.deadline
-    # A card played moves the turn and the deadline: one new wake-up, at the deal's version.
+def _play_turn(code: str, by_seat: dict[int, Any]) -> None:
+    st = tables.state(code)
+    assert st is not None and st.deal is not None and st.deal.turn is not None
     turn = st.deal.turn
-    assert turn is not None
     tables.must(code, by_seat[turn], "play_card", card=legal_cards(st, turn)[0])
+
+
+def test_one_wake_up_per_deal_not_one_per_card(by_seat: dict[int, Any],
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue #16: a card played under a turn timer moves the deadline later; the wake-up
+    already armed comes first and re-arms itself then, so no wake-up is sent per card."""
+    code = _table(by_seat, {"turn_seconds": 30})
+    tables.advance(code, by_seat, "PLAY")
+    rnd = tables.current_round(code)
+    armed_at = rnd.wakeup_at
+    assert armed_at is not None and timezone.now() < armed_at <= rnd.deadline
+    sent: list[tuple[int, Any]] = []
+    monkeypatch.setattr("games.services.wakeups.schedule",
+                        lambda round_id, when: sent.append((round_id, when)))
+    # The owner renames the room mid-deal, and three cards are played: a new deadline each
+    # time, no new wake-up.
+    tables.must(code, by_seat[0], "set_options", name="Friday table")
+    for _ in range(3):
+        _play_turn(code, by_seat)
     rnd.refresh_from_db()
-    assert armed == [(rnd.pk, rnd.version)]
+    assert sent == []
+    assert rnd.wakeup_at == armed_at < rnd.deadline
+    # The armed wake-up comes (early for the deadline now standing): it fires nothing and
+    # re-arms itself for that deadline, once.
+    before = tables.fingerprint(code)
+    assert services.wake(rnd.pk, armed_at) is False
+    rnd.refresh_from_db()
+    assert sent == [(rnd.pk, rnd.deadline)] and rnd.wakeup_at == rnd.deadline
+    # A duplicate of it is no longer the deal's armed wake-up: it arms nothing.
+    assert services.wake(rnd.pk, armed_at) is False
+    assert len(sent) == 1 and tables.fingerprint(code) == before
+    # The re-armed one, once the deadline has passed, plays the turn.
+    tables.expire_deadline(code)
+    assert services.wake(rnd.pk, rnd.wakeup_at) is True
+    assert tables.fingerprint(code) == (before[0] + 1, before[1] + 1)
+    assert [k for k, _, _ in _system_actions(code)][-1] == "turn_timeout"
+
+
+def test_a_wake_up_that_is_not_the_armed_one_still_fires_a_due_deadline(
+        by_seat: dict[int, Any], monkeypatch: pytest.MonkeyPatch) -> None:
+    code = _table(by_seat, {"turn_seconds": 30})
+    tables.advance(code, by_seat, "PLAY")
+    rnd = tables.current_round(code)
+    sent: list[tuple[int, Any]] = []
+    monkeypatch.setattr("games.services.wakeups.schedule",
+                        lambda round_id, when: sent.append((round_id, when)))
+    tables.expire_deadline(code)
+    stray = timezone.now()  # armed for no deal's time
+    before = tables.fingerprint(code)
+    assert services.wake(rnd.pk, stray) is True
+    assert tables.fingerprint(code) == (before[0] + 1, before[1] + 1)
+    # Due deadlines only: the next turn's deadline stands, and the stray arms nothing.
+    assert services.wake(rnd.pk, stray) is False
+    assert services.wake(rnd.pk + 1000, stray) is False
+    assert tables.fingerprint(code) == (before[0] + 1, before[1] + 1)
+
+
+def test_a_deadline_earlier_than_the_armed_wake_up_arms_its_own(
+        by_seat: dict[int, Any], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The reveal window (seconds) after a dealing pass under a long turn timer: the wake-up
+    armed for the turn would come too late, so the window gets one of its own."""
+    code = _table(by_seat, {"turn_seconds": 120, "reveal_seconds": 5})
+    sent: list[tuple[int, Any]] = []
+    monkeypatch.setattr("games.services.wakeups.schedule",
+                        lambda round_id, when: sent.append((round_id, when)))
+    tables.advance(code, by_seat, "REVEAL")
+    rnd = tables.current_round(code)
+    assert rnd.deadline_kind == "reveal"
+    # One for the first dealing pass (the passes after it moved its deadline later), one for
+    # the reveal window.
+    assert len(sent) == 2 and sent[0][1] > rnd.deadline
+    assert sent[1] == (rnd.pk, rnd.deadline) and rnd.wakeup_at == rnd.deadline
