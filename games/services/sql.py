@@ -497,7 +497,7 @@ _writing = threading.local()
 
 
 def _reads_only(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
-    if not getattr(_writing, "allowed", False) and not sql.lstrip()[:6].upper() == "SELECT":
+    if not getattr(_writing, "allowed", False) and sql.lstrip()[:6].lower() != "select":
         raise NeedsLock(sql.split(None, 1)[0])
     return execute(sql, params, many, context)
 

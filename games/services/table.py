@@ -229,7 +229,7 @@ def finish(t: Table) -> None:
         # Read without the lock: the compare-and-set decides, in the same statement as the
         # writes it guards (nothing is written if another writer came first).
         if not sql.write_checked(t.deferred, cas):
-            raise sql.NeedsLock("STALE")
+            raise sql.NeedsLock("the table moved since it was read")
     else:
         # The deferred writes and the compare-and-set in one statement; under the room's lock
         # the compare-and-set cannot fail, and if it ever did the transaction rolls back whole.

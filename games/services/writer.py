@@ -126,8 +126,11 @@ _OPTIMISTIC_TYPES = frozenset({"play_card", "call_buob", "deal_next_pass", "disc
 
 
 def _optimistic(cmd: Command, fired: tuple[int, int] | None, for_seat: int | None) -> bool:
+    # Not inside a caller's transaction (a test's, a request's): its statements could not
+    # commit one by one.
     return (cmd.type in _OPTIMISTIC_TYPES and fired is None and for_seat is None
-            and connection.vendor == "postgresql" and settings.TROCCAS_OPTIMISTIC_WRITES)
+            and connection.vendor == "postgresql" and settings.TROCCAS_OPTIMISTIC_WRITES
+            and not connection.in_atomic_block)
 
 
 def _submit(code: str, user: Any, cmd: Command, fired: tuple[int, int] | None = None,
