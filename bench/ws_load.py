@@ -729,6 +729,11 @@ async def connect_all(socks: list[Sock], concurrency: int = 25) -> list[str]:
 @dataclass
 class Stats:
     latencies: list[float] = field(default_factory=list)  # seconds, one per seat per action
+    # The same samples split by where the seat's socket is: on the sender's own server process
+    # (reached from memory) or on another (through Redis); and the sender's ack.
+    same_process: list[float] = field(default_factory=list)
+    other_process: list[float] = field(default_factory=list)
+    acks: list[float] = field(default_factory=list)
     actions: int = 0
     late_sends: int = 0  # sent after their scheduled time (the previous answer was slow)
     idle_ticks: int = 0  # nothing to do (reveal window open, or waiting for the table)
@@ -830,6 +835,7 @@ async def drive_table(socks: list[Sock], rate: float, start: float, end: float,
                 continue
             return
         acked = reply["version"]
+        stats.acks.append(max(0.0, time.perf_counter() - scheduled))
         stats.actions += 1
         if kind == "regame":
             stats.deals += 1
@@ -841,6 +847,8 @@ async def drive_table(socks: list[Sock], rate: float, start: float, end: float,
             arrived = s.arrival_at_least(acked)
             if arrived is not None:
                 stats.latencies.append(max(0.0, arrived - scheduled))
+                (stats.same_process if s.port == sender.port else stats.other_process).append(
+                    max(0.0, arrived - scheduled))
 
 
 # --- echo ------------------------------------------------------------------------------------
@@ -1004,6 +1012,9 @@ async def game_phase(tables: list[TableSpec], servers: list[Server], args: argpa
         "p99_ms": round(percentile(lat, 99) * 1000, 1),
         "max_ms": round(max(lat, default=0) * 1000, 1),
         "samples": len(lat),
+        "p50_same_process_ms": round(percentile(stats.same_process, 50) * 1000, 1),
+        "p50_other_process_ms": round(percentile(stats.other_process, 50) * 1000, 1),
+        "p50_ack_ms": round(percentile(stats.acks, 50) * 1000, 1),
         "errors": len(stats.errors) + len(problems) + sum(len(s.errors) for s in socks),
         "error_examples": (stats.errors + problems
                            + [e for s in socks for e in s.errors])[:10],
@@ -1165,6 +1176,9 @@ def print_report(r: dict[str, Any]) -> None:
               f"ms  p99 {r['p99_ms']} ms  max {r['max_ms']} ms  ({r['samples']} samples, "
               f"{r['actions']} actions, {r['actions_per_second']}/s, {r['deals_completed']} "
               f"deals, {r['late_sends']} late sends)")
+        print(f"  p50 by where the seat's socket is: the sender's process "
+              f"{r.get('p50_same_process_ms')} ms, another process "
+              f"{r.get('p50_other_process_ms')} ms; the sender's ack {r.get('p50_ack_ms')} ms")
         print(f"errors {r['errors']}  lost updates {r['lost_updates']}  duplicated "
               f"{r['duplicated_updates']}  out of order {r['out_of_order_updates']}  "
               f"rejected BUOB calls {r['rejected_buob_calls']}  reveal closed within "

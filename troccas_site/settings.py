@@ -192,11 +192,15 @@ if DATABASE_URL:
     # read, then one statement that compare-and-sets the version (games/services/sql.py
     # `unlocked_block`); off: every command takes the lock, as every other writer does.
     TROCCAS_OPTIMISTIC_WRITES = env_bool("DB_OPTIMISTIC_WRITES", True)
+    # ... and sent from the socket's own event loop, not a database thread
+    # (games/services/loop_writer.py).
+    TROCCAS_LOOP_WRITES = env_bool("DB_LOOP_WRITES", True)
     if DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
         raise ImproperlyConfigured("DATABASE_URL must point at PostgreSQL (postgres://...).")
 else:
     TROCCAS_PREPARED_STATEMENTS = False  # SQLite: nothing to prepare across a network
     TROCCAS_OPTIMISTIC_WRITES = False  # SQLite has one writer at a time anyway
+    TROCCAS_LOOP_WRITES = False
     SQLITE_PATH = os.environ.get("TROCCAS_SQLITE_PATH", str(BASE_DIR / "db.sqlite3"))
     DATABASES = {
         "default": {

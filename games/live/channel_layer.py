@@ -394,10 +394,11 @@ class BatchingRedisChannelLayer(RedisChannelLayer):
         """`fan_out` from a thread that is not the receivers' loop (the database thread
         after a commit), without waiting for it: on the loop, first in, first out, this
         process's sockets get their messages at once and the publishes leave in the same order
-        (one publisher per process). False (nothing done) without a running receivers' loop
-        (a Celery worker, a script): the caller then sends the ordinary way."""
+        (one publisher per process); called on that loop itself, at once. False (nothing done)
+        without a running receivers' loop (a Celery worker, a script): the caller then sends
+        the ordinary way."""
         loop = self._loop
-        if loop is None or loop.is_closed() or not loop.is_running() or self._on_loop():
+        if loop is None or loop.is_closed() or not loop.is_running():
             return False
 
         def start() -> None:
@@ -409,6 +410,9 @@ class BatchingRedisChannelLayer(RedisChannelLayer):
             self._queue_publish(
                 [(g, self._payload(message(g), delivered_here=True)) for g in groups], None)
 
+        if self._on_loop():
+            start()  # a writer on the loop itself (games/services/loop_writer.py): now
+            return True
         try:
             # A fresh context: the calling thread's executor bookkeeping stays behind.
             loop.call_soon_threadsafe(start, context=contextvars.Context())

@@ -32,6 +32,7 @@ from games.live.protocol import (
     parse,
 )
 from games.live.talk import TalkMixin
+from games.services import loop_writer
 from games.text.errors import message_for
 
 log = logging.getLogger(__name__)
@@ -284,7 +285,15 @@ class RoomConsumer(TalkMixin, AsyncWebsocketConsumer):
             return
         try:
             async with self.room_lock:
-                outcome = await _db(_submit_signed_in)(self.auth, self.code, self.user, cmd)
+                # A move is written from this loop when it can be (PostgreSQL), else on a
+                # database thread (games/services/loop_writer.py).
+                outcome = await loop_writer.try_submit(self.code, self.user, cmd,
+                                                       signed_in_statement(*self.auth))
+                if outcome is None:
+                    outcome = await _db(_submit_signed_in)(self.auth, self.code, self.user,
+                                                           cmd)
+                elif outcome.code == "NOT_AUTHENTICATED":
+                    outcome = _SIGNED_OUT
         except Exception:
             log.exception("service error in room %s (%s)", self.code, cmd.type)
             await self._send_error("SERVER_ERROR", cmd.action_id)

@@ -83,8 +83,9 @@ class LeanInMemoryChannelLayer(InMemoryChannelLayer):
         """Queue each group's message `build(group)` for its members on the sockets' event
         loop, without waiting; the message is built there, and only for a group with members,
         so the writer's thread (SQLite's one: every table's writes) is back to the next command
-        sooner (issue #16). False (nothing done) if no loop is bound and running, or if called
-        on that loop's own thread: the caller then sends the ordinary way."""
+        sooner (issue #16). Called on that loop itself, the messages are queued at once. False
+        (nothing done) if no loop is bound and running: the caller then sends the ordinary
+        way."""
 
         def sends() -> list[tuple[list[str], dict[str, Any]]]:
             out = []
@@ -100,11 +101,6 @@ class LeanInMemoryChannelLayer(InMemoryChannelLayer):
         loop = self._loop
         if loop is None or loop.is_closed() or not loop.is_running():
             return False
-        try:
-            if asyncio.get_running_loop() is loop:
-                return False
-        except RuntimeError:
-            pass  # a worker thread: the usual caller
 
         def deliver() -> None:
             self._clean_expired()
@@ -112,6 +108,12 @@ class LeanInMemoryChannelLayer(InMemoryChannelLayer):
                 for channel in channels:
                     self._put(channel, message)
 
+        try:
+            if asyncio.get_running_loop() is loop:
+                deliver()  # a writer on the loop itself: queued now, in its order
+                return True
+        except RuntimeError:
+            pass  # a worker thread: the usual caller
         try:
             # A fresh context: the caller's thread-local executor bookkeeping stays behind.
             loop.call_soon_threadsafe(deliver, context=contextvars.Context())

@@ -32,11 +32,13 @@ def register(announcer: Announcer) -> None:
     _announcer = announcer
 
 
-def table_changed(snap: TableSnapshot) -> None:
-    """Announce `snap` to every audience once the transaction commits."""
+def table_changed(snap: TableSnapshot,
+                  after: Callable[[Callable[[], None]], None] = transaction.on_commit) -> None:
+    """Announce `snap` to every audience once the transaction commits (`after`: how the
+    writer runs work after its commit; games/services/table.py `after_commit`)."""
     announcer = _announcer
     if announcer is not None:
-        transaction.on_commit(lambda: announcer.publish(snap))
+        after(lambda: announcer.publish(snap))
 
 
 def presence_changed(code: str, frame: Callable[[], dict[str, Any]]) -> None:

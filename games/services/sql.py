@@ -221,13 +221,7 @@ def load_table_with(code: str, *, online_since: datetime,
     statement: passed if it returns a row) passed, all read by one statement: the table
     (None: no such room) and the check's answer (None: no check given)."""
     c = _compiled()
-    since = _when(online_since)
-    read = "" if lock else "_read"
-    if check is None:
-        statement, params = c["table_with_seats" + read], [since, code]
-    else:
-        statement = c["table_checked" + read].replace("{check}", check[0])
-        params = [*check[1], since, code]
+    statement, params = load_statement(code, online_since, check, lock)
     with prepared_cursor() as cur:
         cur.execute(statement, params)
         row = cur.fetchone()
@@ -235,15 +229,33 @@ def load_table_with(code: str, *, online_since: datetime,
             # Locked after another writer: read again, now that the lock is held.
             cur.execute(statement, params)
             row = cur.fetchone()
-        checked = None
         if row is None:
+            checked = None
             if check is not None:  # no room: the check alone, for the right answer
                 cur.execute(check[0], check[1])
                 checked = cur.fetchone() is not None
             return None, checked
+    return loaded_from_row(row, check is not None)
+
+
+def load_statement(code: str, online_since: datetime,
+                    check: tuple[str, Sequence[Any]] | None, lock: bool
+                    ) -> tuple[str, list[Any]]:
+    c = _compiled()
+    since = _when(online_since)
+    read = "" if lock else "_read"
+    if check is None:
+        return c["table_with_seats" + read], [since, code]
+    return (c["table_checked" + read].replace("{check}", check[0]),
+            [*check[1], since, code])
+
+
+def loaded_from_row(row: Any, checked_too: bool) -> tuple[LoadedTable, bool | None]:
+    """The table and the check's answer from a row of `load_table_with`'s statement."""
     seats = row[-1]
     row = row[:-1]
-    if check is not None:
+    checked = None
+    if checked_too:
         checked = bool(row[-1])
         row = row[:-1]
     row = row[:-1]  # the version the snapshot saw
@@ -527,17 +539,13 @@ def write_checked(statements: Sequence[tuple[str, Sequence[Any]]],
     statement of an `unlocked_block`: the compare-and-set runs first (the statement's last
     line reads it), and when it matched no row the last line divides by zero, so the statement
     fails and none of it is written. False then (the table moved since it was read)."""
-    text = "WITH cas AS (" + cas[0] + " RETURNING 1)"
-    for i, (sql, _) in enumerate(statements):
-        text += f", w{i} AS ({sql})"
-    text += " SELECT 1 / (SELECT count(*) FROM cas)::int"
-    params = [*cas[1], *(p for _, ps in statements for p in ps)]
+    text, params = checked_statement(statements, cas)
     _writing.allowed = True
     try:
         with prepared_cursor() as cur:
             cur.execute(text, params)
     except DataError as exc:
-        if getattr(exc.__cause__, "sqlstate", None) == _DIVISION_BY_ZERO:
+        if exc.__cause__ is not None and is_stale_write(exc.__cause__):
             return False
         raise
     finally:
@@ -546,6 +554,22 @@ def write_checked(statements: Sequence[tuple[str, Sequence[Any]]],
 
 
 _DIVISION_BY_ZERO = "22012"
+
+
+def checked_statement(statements: Sequence[tuple[str, Sequence[Any]]],
+                      cas: tuple[str, Sequence[Any]]) -> tuple[str, list[Any]]:
+    """`write_checked`'s one statement: the compare-and-set first (the last line reads it and
+    divides by the rows it matched), then the writes it guards."""
+    text = "WITH cas AS (" + cas[0] + " RETURNING 1)"
+    for i, (sql, _) in enumerate(statements):
+        text += f", w{i} AS ({sql})"
+    text += " SELECT 1 / (SELECT count(*) FROM cas)::int"
+    return text, [*cas[1], *(p for _, ps in statements for p in ps)]
+
+
+def is_stale_write(exc: BaseException) -> bool:
+    """Whether a failed `checked_statement` failed on its compare-and-set (the table moved)."""
+    return getattr(exc, "sqlstate", None) == _DIVISION_BY_ZERO
 
 
 def touch_and_check(channel_name: str, now: datetime, check: tuple[str, Sequence[Any]]

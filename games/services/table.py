@@ -9,6 +9,7 @@ table and arm its next timer (ARCHITECTURE.md §5, §6).
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -79,6 +80,10 @@ class Table:
     # Read without the room's lock (sql.unlocked_block): `finish` writes with one
     # compare-and-set statement, and raises sql.NeedsLock if the table moved meanwhile.
     optimistic: bool = False
+    # On the sockets' event loop (games/services/loop_writer.py): what is to happen after the
+    # write is collected here, (work, whether it may run on the loop), instead of being handed
+    # to `transaction.on_commit`.
+    hooks: list[tuple[Callable[[], None], bool]] | None = None
 
     def later(self, statement: tuple[str, list[Any]]) -> None:
         """Write this with the version's compare-and-set (nothing reads it before)."""
@@ -145,8 +150,13 @@ def lock_code(code: str, check: tuple[str, list[Any]] | None = None, *,
         raise CheckFailed(code)
     if loaded is None:
         raise ServiceError("ROOM_NOT_FOUND")
+    return table_of(loaded, now, optimistic=not lock)
+
+
+def table_of(loaded: sql.LoadedTable, now: datetime, *, optimistic: bool) -> Table:
+    """The table as `sql.load_table_with` read it at `now`."""
     t = _table(loaded.room, loaded.match, loaded.round, now, loaded.seats)
-    t.optimistic = not lock
+    t.optimistic = optimistic
     return t
 
 
@@ -217,14 +227,30 @@ def bump(t: Table) -> int:
     return t.room.version
 
 
+def after_commit(t: Table, work: Callable[[], None], *, on_loop: bool = False) -> None:
+    """Do `work` once this command is written (`transaction.on_commit`; on the event loop,
+    collected in t.hooks). `on_loop`: it may run on the sockets' event loop (it neither
+    blocks nor touches the database)."""
+    if t.hooks is None:
+        transaction.on_commit(work)
+    else:
+        t.hooks.append((work, on_loop))
+
+
+def version_write(t: Table) -> tuple[str, list[Any]]:
+    """The version's compare-and-set, with the room's other columns if the command changed
+    them."""
+    fields = ["version"]
+    if _room_fields(t.room) != t.room_was:
+        fields += _ROOM_FIELDS
+    return sql.update_statement(t.room, fields, version_was=t.version_before)
+
+
 def finish(t: Table) -> None:
     """Compare-and-set the version, then schedule the broadcast and the timer after commit."""
     if not t.changed:
         return
-    fields = ["version"]
-    if _room_fields(t.room) != t.room_was:
-        fields += _ROOM_FIELDS
-    cas = sql.update_statement(t.room, fields, version_was=t.version_before)
+    cas = version_write(t)
     if t.optimistic:
         # Read without the lock: the compare-and-set decides, in the same statement as the
         # writes it guards (nothing is written if another writer came first).
@@ -237,14 +263,22 @@ def finish(t: Table) -> None:
         if updated != 1:
             raise ServiceError("STALE_VERSION")
     t.deferred.clear()
+    announce(t)
+
+
+def announce(t: Table) -> None:
+    """What this command's commit sets off: the broadcast of the table, the deal's wake-up if
+    the command armed one, the bot to act next (each after commit, `after_commit`)."""
     seats = seats_of(t)
-    outbox.table_changed(snapshot(t, seats))
+    snap = snapshot(t, seats)
+    outbox.table_changed(snap, after=lambda work: after_commit(t, work, on_loop=True))
     rnd = t.round
     if rnd is not None and rnd.wakeup_at is not None and _timer_of(rnd) != t.timer_was:
         # Only a command that armed a new wake-up (`aim_wakeup`) sends one: a card played
         # under a turn timer usually moves the deadline later, and the wake-up already armed
         # comes first and re-arms itself. No Celery message per card (issue #16).
-        schedule_wakeup(rnd.pk, rnd.wakeup_at)
+        round_id, when = rnd.pk, rnd.wakeup_at
+        after_commit(t, lambda: wakeups.schedule(round_id, when))
     wake_bot(t, seats)
 
 
@@ -258,12 +292,7 @@ def wake_bot(t: Table, seats: list[SeatRow]) -> None:
     if turn is None and due is None:
         return
     round_id, version = rnd.pk, t.room.version
-    transaction.on_commit(lambda: bot_wakeups.schedule(round_id, version, due))
-
-
-def schedule_wakeup(round_id: int, when: datetime) -> None:
-    """Send the deal's wake-up for `when` once the transaction commits."""
-    transaction.on_commit(lambda: wakeups.schedule(round_id, when))
+    after_commit(t, lambda: bot_wakeups.schedule(round_id, version, due))
 
 
 def aim_wakeup(rnd: Round, now: datetime) -> bool:

@@ -54,7 +54,7 @@ class Outcome:
     duplicate: bool = False
 
 
-class _Overdue(Exception):
+class Overdue(Exception):
     """The table's timer ran out before this command: fire it first (see `submit`)."""
 
     def __init__(self, round_id: int, version: int) -> None:
@@ -111,7 +111,7 @@ def submit(code: str, user: Any, cmd: Command, *, for_seat: int | None = None,
     try:
         try:
             return _submit(code, user, cmd, for_seat=for_seat, session=session)
-        except _Overdue as due:
+        except Overdue as due:
             fired = deadlines.fire(due.round_id, due.version)
             return _submit(code, user, cmd, fired, timer_checked=True, for_seat=for_seat,
                            session=session)
@@ -151,39 +151,9 @@ def _attempt(code: str, user: Any, cmd: Command, fired: tuple[int, int] | None,
     try:
         with transaction.atomic() if lock else sql.unlocked_block():
             t = lock_code(code, check=session, lock=lock)
-            room, rnd = t.room, t.round
-            if (not timer_checked and rnd is not None and rnd.deadline is not None
-                    and rnd.deadline <= t.now and t.match is not None
-                    and t.match.status == MatchStatus.RUNNING):
-                raise _Overdue(rnd.pk, rnd.version)
-            key = key_of(room.pk, user, cmd)
-            # A repeated action_id (a double click, a resend after a lost ack) is found without
-            # a query of its own on the way of every action: if the command is refused, the log
-            # is asked below whether it was already applied; if it is applied again, inserting
-            # its log row breaks the unique action_id and the transaction rolls back.
-            accepted = {room.version}
-            if fired is not None and fired[1] == room.version:
-                accepted.add(fired[0])
-            if cmd.type == "rematch":
-                # Before the version check: a second "same four again" acted on the finished
-                # match's version, and is told the new match is on, not to try again.
-                _check_not_followed_up(t, cmd.fields["match"])
-            if cmd.expected_version is not None and cmd.expected_version not in accepted:
-                raise ServiceError("STALE_VERSION")
-            if room.closed is not None:
-                raise ServiceError("ROOM_CLOSED")
-            if cmd.is_game:
-                _game_command(t, user, cmd, key, for_seat)
-            elif for_seat is not None:
-                raise ServiceError("NOT_STANDING_IN")
-            else:
-                lobby_command(t, user, cmd.type, cmd.fields, key)
+            apply_command(t, user, cmd, fired, timer_checked, for_seat)
             finish(t)
-            if t.refusal is not None:
-                # Refused, and the refusal is public (RULES §8): stored and announced to every
-                # audience like an action, and still an error for the sender.
-                return Outcome(False, t.room.version, t.refusal)
-            return Outcome(True, t.room.version)
+            return outcome_of(t)
     except (ServiceError, RuleError) as exc:
         # The transaction rolled back: nothing changed.
         logged_key = key_of(_room_id(code), user, cmd) if cmd.action_id else None
@@ -202,6 +172,49 @@ def _attempt(code: str, user: Any, cmd: Command, fired: tuple[int, int] | None,
         log.info("room %s: action %s was applied before; answered as a duplicate",
                  code, cmd.action_id)
         return before
+
+
+def apply_command(t: Table, user: Any, cmd: Command, fired: tuple[int, int] | None = None,
+                  timer_checked: bool = False, for_seat: int | None = None) -> None:
+    """Check and apply one command to a table as read, up to its writes (deferred in `t`, or
+    done already where the command needs them): raises ServiceError or RuleError if refused,
+    Overdue if the table's timer is to fire first."""
+    room, rnd = t.room, t.round
+    if (not timer_checked and rnd is not None and rnd.deadline is not None
+            and rnd.deadline <= t.now and t.match is not None
+            and t.match.status == MatchStatus.RUNNING):
+        raise Overdue(rnd.pk, rnd.version)
+    key = key_of(room.pk, user, cmd)
+    # A repeated action_id (a double click, a resend after a lost ack) is found without a
+    # query of its own on the way of every action: if the command is refused, the log is
+    # asked (`_attempt`) whether it was already applied; if it is applied again, inserting its
+    # log row breaks the unique action_id and the transaction rolls back.
+    accepted = {room.version}
+    if fired is not None and fired[1] == room.version:
+        accepted.add(fired[0])
+    if cmd.type == "rematch":
+        # Before the version check: a second "same four again" acted on the finished match's
+        # version, and is told the new match is on, not to try again.
+        _check_not_followed_up(t, cmd.fields["match"])
+    if cmd.expected_version is not None and cmd.expected_version not in accepted:
+        raise ServiceError("STALE_VERSION")
+    if room.closed is not None:
+        raise ServiceError("ROOM_CLOSED")
+    if cmd.is_game:
+        _game_command(t, user, cmd, key, for_seat)
+    elif for_seat is not None:
+        raise ServiceError("NOT_STANDING_IN")
+    else:
+        lobby_command(t, user, cmd.type, cmd.fields, key)
+
+
+def outcome_of(t: Table) -> Outcome:
+    """The sender's answer once the command is written."""
+    if t.refusal is not None:
+        # Refused, and the refusal is public (RULES §8): stored and announced to every
+        # audience like an action, and still an error for the sender.
+        return Outcome(False, t.room.version, t.refusal)
+    return Outcome(True, t.room.version)
 
 
 def _logged(code: str, key: str) -> Outcome | None:
