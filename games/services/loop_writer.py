@@ -61,11 +61,15 @@ class _LoopConnections:
         if self.closed or len(self.open) >= MAX_CONNECTIONS:
             return None
         conn = await _connect()
-        if self.closed:  # closed while connecting
-            _finish(conn)
-            return None
         self.open.add(conn)
+        if self._closed_meanwhile():
+            self.give_back(conn, healthy=False)
+            return None
         return conn
+
+    def _closed_meanwhile(self) -> bool:
+        # `close` may have run while this task waited for a new connection.
+        return self.closed
 
     def give_back(self, conn: Any, healthy: bool) -> None:
         if healthy and not conn.closed and not self.closed:

@@ -9,6 +9,7 @@ PostgreSQL only (SQLite has one writer at a time and no data-modifying WITH)."""
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -101,24 +102,40 @@ def _bump_elsewhere(code: str) -> None:
     thread.join(10)
 
 
-def test_a_move_that_meets_another_writer_runs_again_under_the_lock(
-        table: tuple[str, dict[int, Any]], announced: Announced,
-        monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.fixture
+def race(monkeypatch: pytest.MonkeyPatch) -> Callable[[str], list[bool]]:
+    """Install another writer between a move's read and its checked write at a table; the
+    returned list gets each checked write's answer."""
+    def install(code: str) -> list[bool]:
+        tried: list[bool] = []
+        write_checked = hot_sql.write_checked
+
+        def racing(statements: Any, cas: Any) -> bool:
+            _bump_elsewhere(code)
+            tried.append(write_checked(statements, cas))
+            return tried[-1]
+
+        monkeypatch.setattr(hot_sql, "write_checked", racing)
+        return tried
+
+    return install
+
+
+def _first_card(table: tuple[str, dict[int, Any]], announced: Announced
+                ) -> tuple[str, Any, str, Round]:
     code, by_seat = table
     tables.advance(code, by_seat, PLAY)
     announced.versions.clear()
     player, card = _on_turn(code, by_seat)
-    rnd = tables.current_round(code)
+    return code, player, card, tables.current_round(code)
+
+
+def test_a_move_that_meets_another_writer_runs_again_under_the_lock(
+        table: tuple[str, dict[int, Any]], announced: Announced,
+        race: Callable[[str], list[bool]]) -> None:
+    code, player, card, rnd = _first_card(table, announced)
     log = RoundAction.objects.filter(room__code=code).count()
-    write_checked = hot_sql.write_checked
-    tried: list[bool] = []
-
-    def racing(statements: Any, cas: Any) -> bool:
-        _bump_elsewhere(code)  # between this command's read and its write
-        tried.append(write_checked(statements, cas))
-        return tried[-1]
-
-    monkeypatch.setattr(hot_sql, "write_checked", racing)
+    tried = race(code)
     # A bot's or a script's command without an expected version: valid at any version.
     out = services.submit(code, player, tables.cmd("play_card", None, card=card))
     assert tried == [False]
@@ -133,21 +150,12 @@ def test_a_move_that_meets_another_writer_runs_again_under_the_lock(
 
 def test_a_stale_move_that_meets_another_writer_is_refused_and_writes_nothing(
         table: tuple[str, dict[int, Any]], announced: Announced,
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    code, by_seat = table
-    tables.advance(code, by_seat, PLAY)
-    announced.versions.clear()
-    player, card = _on_turn(code, by_seat)
-    rnd = tables.current_round(code)
+        race: Callable[[str], list[bool]]) -> None:
+    code, player, card, rnd = _first_card(table, announced)
     state = Round.objects.get(pk=rnd.pk).engine_state
-    write_checked = hot_sql.write_checked
-
-    def racing(statements: Any, cas: Any) -> bool:
-        _bump_elsewhere(code)
-        return write_checked(statements, cas)
-
-    monkeypatch.setattr(hot_sql, "write_checked", racing)
+    tried = race(code)
     out = services.submit(code, player, tables.cmd("play_card", rnd.version, card=card))
+    assert tried == [False]
     assert (out.ok, out.code) == (False, "STALE_VERSION")
     after = Round.objects.get(pk=rnd.pk)
     assert after.engine_state == state and after.version == rnd.version
