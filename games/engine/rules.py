@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from . import events as ev
+from .actions import ENGINE_TYPES, SYSTEM_TYPES
 from .buob import callable_suits, evaluate_call, refused_suits
 from .cards import (
     CARD_IDS,
@@ -75,11 +76,10 @@ class PublicRefusal(RuleError):
         self.events = events
 
 
-ACTION_TYPES = (
-    "start_round", "deal_next_pass", "end_reveal", "discard_scart", "play_card", "call_buob",
-    "turn_timeout", "regame", "end_match", "new_match",
-)
-SYSTEM_ACTIONS = frozenset({"end_reveal", "turn_timeout"})
+# The actions `apply` takes, and those only the server sends: the action table's
+# (actions.py), which `_HANDLERS` below follows.
+ACTION_TYPES = ENGINE_TYPES
+SYSTEM_ACTIONS = SYSTEM_TYPES
 # The BUOB refusals that depend on where a jack lies: public (RULES §8, §13).
 PUBLIC_REFUSALS = frozenset({ErrorCode.BUOB_SUIT_NOT_CANDIDATE, ErrorCode.BUOB_NO_TARGET})
 

@@ -1,9 +1,13 @@
-"""`troccas-transcript/1` validation and replay into `troccas-result/1` (TRANSCRIPT.md)."""
+"""`troccas-transcript/1` validation and replay into `troccas-result/1` (TRANSCRIPT.md).
+
+The format's action types and their fields are the action table's engine actions
+(games/engine/actions.py): a transcript holds each with the seat and deck the server added."""
 
 from __future__ import annotations
 
-from typing import Any, TypeGuard
+from typing import Any, cast
 
+from .actions import ACTIONS, ENGINE_TYPES, Field, FieldType, accepts
 from .cards import CARD_IDS
 from .codec import by_team, deal_result
 from .errors import OptionsError, RuleError
@@ -15,20 +19,20 @@ TRANSCRIPT_FORMAT = "troccas-transcript/1"
 RESULT_FORMAT = "troccas-result/1"
 _VALID_DECK = frozenset(CARD_IDS)
 
-# type → {field: (required, kind)}; kinds: seat, deck, card, cards, suit, bool
-_FIELDS: dict[str, dict[str, tuple[bool, str]]] = {
-    "start_round": {"deck": (True, "deck")},
-    "deal_next_pass": {"seat": (True, "seat")},
-    "end_reveal": {},
-    "discard_scart": {"seat": (True, "seat"), "cards": (True, "cards")},
-    "play_card": {"seat": (True, "seat"), "card": (True, "card"),
-                  "call_buob": (False, "bool"), "buob_suit": (False, "suit")},
-    "call_buob": {"seat": (True, "seat"), "suit": (False, "suit")},
-    "turn_timeout": {},
-    "regame": {"deck": (True, "deck")},
-    "end_match": {},
-    "new_match": {},
+# What a transcript's field must be, by its type in the action table, as TRANSCRIPT.md words it.
+_MUST_BE = {
+    FieldType.SEAT: "an integer 0-3",
+    FieldType.CARD: "a string",
+    FieldType.CARDS: "a list of strings",
+    FieldType.SUIT: "a string or null",
+    FieldType.BOOL: "a boolean",
+    FieldType.DECK: "a list of 78 card ids",
 }
+
+
+def _fields(kind: str) -> tuple[Field, ...]:
+    """The fields of an engine action in a transcript (the action table's engine fields)."""
+    return ACTIONS[kind].engine_fields
 
 
 class TranscriptError(ValueError):
@@ -40,31 +44,11 @@ class TranscriptError(ValueError):
         self.problem = problem
 
 
-def _is_int(v: Any) -> TypeGuard[int]:
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
-def _check_field(where: str, name: str, kind: str, value: Any) -> None:
-    if kind == "seat":
-        if not _is_int(value) or not 0 <= value <= 3:
-            raise TranscriptError(where, f"field '{name}' must be an integer 0-3")
-    elif kind == "card":
-        if not isinstance(value, str):
-            raise TranscriptError(where, f"field '{name}' must be a string")
-    elif kind == "cards":
-        if not isinstance(value, list) or not all(isinstance(c, str) for c in value):
-            raise TranscriptError(where, f"field '{name}' must be a list of strings")
-    elif kind == "suit":
-        if value is not None and not isinstance(value, str):
-            raise TranscriptError(where, f"field '{name}' must be a string or null")
-    elif kind == "bool":
-        if not isinstance(value, bool):
-            raise TranscriptError(where, f"field '{name}' must be a boolean")
-    elif kind == "deck":
-        if not isinstance(value, list) or not all(isinstance(c, str) for c in value):
-            raise TranscriptError(where, f"field '{name}' must be a list of 78 card ids")
-        if len(value) != 78 or set(value) != _VALID_DECK:
-            raise TranscriptError(where, "deck is not a permutation of the 78 card ids")
+def _check_field(where: str, field: Field, value: Any) -> None:
+    if not accepts(field.type, value):
+        raise TranscriptError(where, f"field '{field.name}' must be {_MUST_BE[field.type]}")
+    if field.type is FieldType.DECK and (len(value) != 78 or set(value) != _VALID_DECK):
+        raise TranscriptError(where, "deck is not a permutation of the 78 card ids")
 
 
 def validate(doc: Any) -> tuple[Options, int, list[dict[str, Any]]]:
@@ -75,7 +59,7 @@ def validate(doc: Any) -> tuple[Options, int, list[dict[str, Any]]]:
     if doc.get("format") != TRANSCRIPT_FORMAT:
         raise TranscriptError(top, f"format must be '{TRANSCRIPT_FORMAT}'")
     fd = doc.get("first_dealer")
-    if not _is_int(fd) or not 0 <= fd <= 3:
+    if not accepts(FieldType.SEAT, fd):
         raise TranscriptError(top, "first_dealer must be an integer 0-3")
     if "options" in doc and not isinstance(doc["options"], dict):
         raise TranscriptError(top, "options must be an object")
@@ -91,20 +75,20 @@ def validate(doc: Any) -> tuple[Options, int, list[dict[str, Any]]]:
         if not isinstance(action, dict):
             raise TranscriptError(where, "must be an object")
         kind = action.get("type")
-        if not isinstance(kind, str) or kind not in _FIELDS:
+        if not isinstance(kind, str) or kind not in ENGINE_TYPES:
             raise TranscriptError(where, f"unknown action type {kind!r}")
-        for name, (required, fkind) in _FIELDS[kind].items():
-            if name not in action:
-                if required:
-                    raise TranscriptError(where, f"missing field '{name}'")
+        for field in _fields(kind):
+            if field.name not in action:
+                if field.required:
+                    raise TranscriptError(where, f"missing field '{field.name}'")
                 continue
-            _check_field(where, name, fkind, action[name])
-    return options, fd, actions
+            _check_field(where, field, action[field.name])
+    return options, cast(int, fd), actions  # a seat: an int, as accepts checked
 
 
 def _engine_action(action: dict[str, Any]) -> dict[str, Any]:
     """Drop what the format ignores: unknown keys, and `buob_suit` without `call_buob`."""
-    out = {k: action[k] for k in _FIELDS[action["type"]] if k in action}
+    out = {f.name: action[f.name] for f in _fields(action["type"]) if f.name in action}
     out["type"] = action["type"]
     if out["type"] == "play_card" and out.get("call_buob") is not True:
         out.pop("buob_suit", None)

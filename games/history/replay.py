@@ -24,6 +24,7 @@ from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 
 from games.engine import MatchState, PublicRefusal, apply, new_match_state, team_of
+from games.engine.actions import ACTIONS, DECK_FIELD, ENGINE_TYPES, SEAT_FIELD
 from games.engine.cards import ids_of
 from games.engine.codec import card_ids, debt_frame, trick_frame
 from games.engine.events import BuobRefused
@@ -33,22 +34,14 @@ from games.engine.transcript import TRANSCRIPT_FORMAT
 from games.models import Match, MatchStatus, Round, RoundAction, TalkAudience, TalkMessage
 from games.talk.frames import phrase_texts
 
-# The engine actions a match's log can hold, and the fields the transcript format knows.
-_SEATED = frozenset({"deal_next_pass", "discard_scart", "play_card", "call_buob"})
-_FIELDS = {
-    "discard_scart": ("cards",),
-    "play_card": ("card", "call_buob", "buob_suit"),
-    "call_buob": ("suit",),
-}
 # A public refusal's log row (games/services/table.py REFUSAL_KIND): its payload holds the
 # refused engine action ({"action": {"type": "call_buob", ...}, "code": ...}). A transcript
 # carries that action, which a replay refuses with the same code (TRANSCRIPT.md: rejected
 # actions are part of the result), recording the refusal as the live table did.
 REFUSAL_KIND = BuobRefused.kind
-ENGINE_KINDS = frozenset({
-    "start_round", "deal_next_pass", "end_reveal", "discard_scart", "play_card", "call_buob",
-    "turn_timeout", "regame", "end_match", REFUSAL_KIND,
-})
+# The log rows that are engine actions (the action table's, games/engine/actions.py), and the
+# refusals. A `new_match` row is logged with no round, so a match's rounds never hold one.
+ENGINE_KINDS = frozenset(ENGINE_TYPES) - {"new_match"} | {REFUSAL_KIND}
 
 
 SUIT_LABELS = {"C": gettext_lazy("cups"), "R": gettext_lazy("coins"),
@@ -97,13 +90,17 @@ def engine_action(row: RoundAction, decks: dict[int, list[str]]) -> dict[str, An
         payload = payload.get("action") or {}
         kind = payload.get("type", "")
     action: dict[str, Any] = {"type": kind}
-    if kind in _SEATED and row.actor_seat is not None:
-        action["seat"] = row.actor_seat
-    if kind in ("start_round", "regame"):
-        action["deck"] = list(decks[row.round_id])  # type: ignore[index]
-    for name in _FIELDS.get(kind, ()):
-        if name in payload:
-            action[name] = payload[name]
+    # The action as the engine took it (the action table's engine fields): the seat and the
+    # deck the server added, which the log holds apart from the payload, then the sender's own.
+    spec = ACTIONS.get(kind)
+    for field in spec.engine_fields if spec is not None and spec.engine else ():
+        if field is SEAT_FIELD:
+            if row.actor_seat is not None:
+                action["seat"] = row.actor_seat
+        elif field is DECK_FIELD:
+            action["deck"] = list(decks[row.round_id])  # type: ignore[index]
+        elif field.name in payload:
+            action[field.name] = payload[field.name]
     if kind == "play_card":
         # The engine reads only call_buob=true; the format wants a boolean or nothing.
         if action.get("call_buob") is not True:

@@ -11,8 +11,20 @@ import re
 from typing import Any
 
 from accounts.validators import is_plain_text
+from games.engine.actions import (
+    ACTIONS,
+    CLIENT_TYPES,
+    CONTROL_TYPES,
+    GAME_TYPES,
+    LOBBY_TYPES,
+    SYSTEM_TYPES,
+    TALK_TYPES,
+    FieldType,
+    Kind,
+    accepts,
+)
 from games.engine.errors import ErrorCode, TroccasError
-from games.services.commands import GAME_TYPES, LOBBY_TYPES, Command
+from games.services.commands import Command
 
 # The protocol version this server speaks (docs/protocol.md §3): a client names it in the
 # socket's query string, `?protocol=2`. Version 2 (issue #16) sends one `state` frame per change
@@ -41,45 +53,16 @@ MAX_DEPTH = 16
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
 _BRACKET = re.compile(r"[\[\]{}]")
 
-# The game and lobby types are the writer's (games/services/commands.py); a frame becomes the
-# writer's own Command, so the writer knows nothing of frames.
-CONTROL_TYPES = frozenset({"sync", "ping"})
-SYSTEM_TYPES = frozenset({"end_reveal", "turn_timeout"})
-# Table talk (games/talk/): an action_id (acked once) but no expected_version, since talk
-# never changes the table; the message records the version it was said at.
-TALK_TYPES = frozenset({"say", "mute", "report"})
-ALL_TYPES = GAME_TYPES | LOBBY_TYPES | CONTROL_TYPES | TALK_TYPES
-
-# type → {field: (required, kind)}
-_FIELDS: dict[str, dict[str, tuple[bool, str]]] = {
-    "start_round": {},
-    "deal_next_pass": {},
-    "discard_scart": {"cards": (True, "cards")},
-    "play_card": {"card": (True, "str"), "call_buob": (False, "bool"),
-                  "buob_suit": (False, "str_or_null")},
-    "call_buob": {"suit": (False, "str_or_null")},
-    "regame": {},
-    "end_match": {},
-    "new_match": {},
-    # "Same four again": the finished match it follows (two presses start one match).
-    "rematch": {"match": (True, "int")},
-    "take_seat": {"team": (True, "team"), "index": (False, "seat_or_null")},
-    "leave_seat": {},
-    "move_player": {"player": (True, "int"), "index": (True, "seat")},
-    "kick": {"player": (True, "int")},
-    "transfer_owner": {"player": (True, "int")},
-    "set_options": {"options": (False, "object"), "visibility": (False, "visibility"),
-                    "allow_spectators": (False, "bool"), "name": (False, "name")},
-    "close_room": {},
-    "seat_bot": {"index": (True, "seat"), "level": (True, "str")},
-    "remove_bot": {"index": (True, "seat")},
-    "sync": {},
-    "ping": {},
-    # Exactly one of text and phrase (games/talk/speech.py refuses both or neither).
-    "say": {"text": (False, "talk_text"), "phrase": (False, "phrase")},
-    "mute": {"player": (True, "int"), "muted": (True, "bool")},
-    "report": {"message": (True, "int")},
-}
+# The vocabulary is the engine's action table (games/engine/actions.py): every type, its kind,
+# its fields and their JSON types; its type sets are re-exported here for the live layer. A
+# frame becomes the writer's own Command, so the writer knows nothing of frames. Talk
+# (games/talk/) carries an action_id (acked once) but no expected_version, since talk never
+# changes the table; the message records the version it was said at.
+__all__ = [
+    "CLIENT_TYPES", "CONTROL_TYPES", "GAME_TYPES", "LOBBY_TYPES", "MAX_ACTION_ID", "MAX_DEPTH",
+    "MAX_FRAME_BYTES", "PROTOCOL_VERSION", "SYSTEM_TYPES", "TALK_TYPES", "ProtocolError",
+    "client_protocol", "parse", "too_deep",
+]
 
 
 class ProtocolError(TroccasError):
@@ -97,36 +80,33 @@ def _is_int(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
-def _valid(kind: str, value: Any) -> bool:
-    if kind == "str":
-        return isinstance(value, str) and len(value) <= 8
-    if kind == "str_or_null":
-        return value is None or (isinstance(value, str) and len(value) <= 8)
-    if kind == "bool":
-        return isinstance(value, bool)
-    if kind == "int":
-        return _is_int(value) and 0 < value < 2**31
-    if kind == "seat":
-        return _is_int(value) and 0 <= value <= 3
-    if kind == "seat_or_null":
-        return value is None or (_is_int(value) and 0 <= value <= 3)
-    if kind == "team":
-        return value in ("A", "B")
-    if kind == "cards":
-        return (isinstance(value, list) and len(value) <= 4
-                and all(isinstance(c, str) and len(c) <= 8 for c in value))
-    if kind == "object":
-        return isinstance(value, dict)
-    if kind == "visibility":
-        return value in ("public", "private")
-    if kind == "talk_text":
-        # Any string the frame limit allows: its length is talk's to refuse (TALK_TOO_LONG).
-        return isinstance(value, str)
-    if kind == "phrase":
-        return isinstance(value, str) and 0 < len(value) <= 40
-    if kind == "name":
-        return isinstance(value, str) and len(value) <= 60 and is_plain_text(value)
-    raise AssertionError(kind)  # pragma: no cover
+# The wire's bounds on top of a field's type (docs/protocol.md §4): strings that name a card,
+# a suit or a bot level are at most 8 characters and a scart at most 4 cards, so a frame's
+# fields never carry more than the table needs; a room's name is plain text of at most 60.
+_SHORT = 8
+
+
+def _short(value: Any) -> bool:
+    return len(value) <= _SHORT
+
+
+def _within_bounds(ftype: FieldType, value: Any) -> bool:
+    if ftype in (FieldType.CARD, FieldType.LEVEL):
+        return _short(value)
+    if ftype is FieldType.SUIT:
+        return value is None or _short(value)
+    if ftype is FieldType.CARDS:
+        return len(value) <= 4 and all(map(_short, value))
+    if ftype is FieldType.PHRASE:
+        return len(value) <= 40
+    if ftype is FieldType.NAME:
+        return len(value) <= 60 and is_plain_text(value)
+    # TEXT: any string the frame limit allows, its length is talk's to refuse (TALK_TOO_LONG).
+    return True
+
+
+def _valid(ftype: FieldType, value: Any) -> bool:
+    return accepts(ftype, value) and _within_bounds(ftype, value)
 
 
 def too_deep(text: str, limit: int = MAX_DEPTH) -> bool:
@@ -172,29 +152,31 @@ def parse(frame: str | bytes | None) -> Command:
     kind = data.get("type")
     if not isinstance(kind, str):
         raise ProtocolError("MISSING_FIELD", action_id, "type")
-    if kind in SYSTEM_TYPES:
-        raise ProtocolError("SYSTEM_ACTION", action_id)
-    if kind not in ALL_TYPES:
+    spec = ACTIONS.get(kind)
+    if spec is None:
         raise ProtocolError("UNKNOWN_TYPE", action_id)
+    if spec.kind is Kind.SYSTEM:
+        raise ProtocolError("SYSTEM_ACTION", action_id)
     expected: int | None = None
-    if kind not in CONTROL_TYPES:
+    if spec.acknowledged:
         if "action_id" not in data:
             raise ProtocolError("MISSING_FIELD", None, "action_id")
         if action_id is None:
             raise ProtocolError("INVALID_FIELD", None, "action_id")
-    if kind not in CONTROL_TYPES and kind not in TALK_TYPES:
+    if spec.versioned:
         if "expected_version" not in data:
             raise ProtocolError("MISSING_FIELD", action_id, "expected_version")
         expected = data["expected_version"]
         if not _is_int(expected) or expected < 0:
             raise ProtocolError("INVALID_FIELD", action_id, "expected_version")
     fields: dict[str, Any] = {}
-    for name, (required, fkind) in _FIELDS[kind].items():
+    for field in spec.fields:
+        name = field.name
         if name not in data:
-            if required:
+            if field.required:
                 raise ProtocolError("MISSING_FIELD", action_id, name)
             continue
-        if not _valid(fkind, data[name]):
+        if not _valid(field.type, data[name]):
             raise ProtocolError("INVALID_FIELD", action_id, name)
         fields[name] = data[name]
     return Command(kind, action_id, expected, fields)

@@ -27,6 +27,7 @@ from accounts.bots import bot_account
 from accounts.models import User
 from games import bots
 from games.engine import PublicRefusal, apply, events_for, from_json, view
+from games.engine.actions import STAND_IN_TYPES, command_fields
 from games.engine.events import Event
 from games.engine.options import Options
 from games.engine.rules import PUBLIC_REFUSALS
@@ -77,6 +78,8 @@ def _is_legal(action: Any, v: dict[str, Any]) -> bool:
         return False
     a = v["actions"]
     kind = action.get("type")
+    if kind not in STAND_IN_TYPES:
+        return False  # a bot plays a seat (the action table's `stand_in`), never the room
     if kind == "deal_next_pass":
         return bool(a["deal"])
     if kind == "discard_scart":
@@ -158,8 +161,8 @@ def deal_events(t: Table) -> list[Event]:
 # --- one turn ----------------------------------------------------------------------------------
 
 def _command(action: dict[str, Any], action_id: str, version: int) -> Command:
-    fields = {k: v for k, v in action.items() if k not in ("type", "seat", "deck")}
-    return Command(action["type"], action_id, version, fields)
+    # The command a client would send: without the seat and deck the server adds.
+    return Command(action["type"], action_id, version, command_fields(action))
 
 
 def _actor(turn: BotTurn) -> User:

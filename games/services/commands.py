@@ -9,16 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-# Player actions of TRANSCRIPT.md, without `seat` (the server knows it) and `deck` (the server
-# shuffles). `start_round` is how the owner starts a match from the lobby.
-GAME_TYPES = frozenset({
-    "start_round", "deal_next_pass", "discard_scart", "play_card", "call_buob", "regame",
-    "end_match", "new_match", "rematch",
-})
-LOBBY_TYPES = frozenset({
-    "take_seat", "leave_seat", "move_player", "kick", "transfer_owner", "set_options",
-    "close_room", "seat_bot", "remove_bot",
-})
+# The command types are the engine's action table (games/engine/actions.py): a game command
+# is a player action of TRANSCRIPT.md without `seat` (the server knows it) and `deck` (the
+# server shuffles), or `rematch`; `start_round` is how the owner starts a match from the lobby.
+from games.engine.actions import GAME_TYPES, LOBBY_TYPES
 
 
 @dataclass(frozen=True)

@@ -29,6 +29,7 @@ from django.db import connection
 from django.utils import timezone
 
 from games.engine import RuleError
+from games.engine.actions import OPTIMISTIC_TYPES
 from games.services import sql
 from games.services.commands import Command
 from games.services.errors import ServiceError
@@ -37,8 +38,9 @@ from games.services.writer import Outcome, Overdue, apply_command, outcome_of
 
 log = logging.getLogger(__name__)
 
-# The commands tried here: a player's moves (as the thread's optimistic write).
-TYPES = frozenset({"play_card", "call_buob", "deal_next_pass", "discard_scart"})
+# The commands tried here: a player's moves (as the thread's optimistic write; the action
+# table's `optimistic`, games/engine/actions.py).
+TYPES = OPTIMISTIC_TYPES
 # Connections a loop keeps; a command that finds them all busy goes to a thread.
 MAX_CONNECTIONS = 4
 

@@ -20,6 +20,7 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import Max
 
 from games.engine import CARD_IDS, MATCH_OVER, RuleError, apply
+from games.engine.actions import OPTIMISTIC_TYPES, STAND_IN_TYPES
 from games.models import Match, MatchStatus, Room, RoundAction
 from games.services import bot_seats, deadlines, sql
 from games.services.commands import Command
@@ -122,7 +123,8 @@ def submit(code: str, user: Any, cmd: Command, *, for_seat: int | None = None,
 # The commands tried first as an optimistic write (sql.unlocked_block): a player's move, which
 # most of the time writes only the deal's row, the log row (and a trick's) and the version. One
 # that must write more (a deal scored, a Narr debt) or meets another writer runs again, locked.
-_OPTIMISTIC_TYPES = frozenset({"play_card", "call_buob", "deal_next_pass", "discard_scart"})
+# Which they are is the action table's (games/engine/actions.py, `optimistic`).
+_OPTIMISTIC_TYPES = OPTIMISTIC_TYPES
 
 
 def _optimistic(cmd: Command, fired: tuple[int, int] | None, for_seat: int | None) -> bool:
@@ -237,9 +239,9 @@ def _seat_of(t: Table, user: Any) -> SeatRow | None:
     return next((s for s in seats_of(t) if s.user_id == user.pk), None)
 
 
-# What a stand-in may do for a player: play their seat, never run their room.
-_STAND_IN_TYPES = frozenset({"deal_next_pass", "discard_scart", "play_card", "call_buob",
-                             "regame"})
+# What a stand-in may do for a player: play their seat, never run their room (the action
+# table's `stand_in`).
+_STAND_IN_TYPES = STAND_IN_TYPES
 
 
 def _stand_in_seat(t: Table, user: Any, kind: str, index: int) -> SeatRow:
