@@ -78,7 +78,7 @@ def _is_legal(action: Any, v: dict[str, Any]) -> bool:
         return False
     a = v["actions"]
     kind = action.get("type")
-    if kind not in STAND_IN_TYPES:
+    if not isinstance(kind, str) or kind not in STAND_IN_TYPES:
         return False  # a bot plays a seat (the action table's `stand_in`), never the room
     if kind == "deal_next_pass":
         return bool(a["deal"])

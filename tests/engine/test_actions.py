@@ -349,3 +349,12 @@ def test_a_bots_action_becomes_the_command_a_client_sends() -> None:
                                                   "buob_suit": "C"}
     assert command_fields({"type": "discard_scart", "seat": 0, "cards": ["C1", "C2"]}) == {
         "cards": ["C1", "C2"]}
+
+
+def test_a_bots_decision_is_legal_only_if_the_table_lets_a_bot_play_it() -> None:
+    from games.services.bots import _is_legal
+
+    v = {"seat": 0, "actions": {"deal": True, "new_match": True}}
+    assert _is_legal({"type": "deal_next_pass", "seat": 0}, v)
+    assert not _is_legal({"type": "new_match", "seat": 0}, v)  # the owner's, never a bot's
+    assert not _is_legal({"type": ["deal_next_pass"], "seat": 0}, v)  # not a type at all
