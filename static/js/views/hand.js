@@ -178,9 +178,13 @@ export function cardChosen(t, id) {
   }
   if (v.phase !== "PLAY") return;
   if (Date.now() < t.busyUntil) return;
-  // Illegal or out of turn: the server refuses with the rule in the player's language.
-  t.busyUntil = Date.now() + 3000;
   t.focusId = id;
+  // A card the view refuses (illegal, or out of turn) says why at once, in its tooltip's
+  // words: the server would refuse it with the same code. A view that is behind the table
+  // only delays the play; a card it offers goes to the server, which has the last word.
+  const why = reason(t, id);
+  if (why) { t.ctx.toast(why); return; }
+  t.busyUntil = Date.now() + 3000;
   /** @type {{ card: CardId, call_buob?: boolean }} */
   const fields = { card: id };
   if (t.attachBuob && id.endsWith("K") && isSuit(id[0])) fields.call_buob = true;
