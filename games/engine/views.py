@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from .cards import ids_of
+from .cards import NARR_BIT, ids_of
 from .codec import buob_public, by_seat, by_team, card_ids, debt_view, trick_view
-from .rules import legal_actions
+from .errors import ErrorCode
+from .rules import forbidden_scart_mask, legal_actions, trick_legality
 from .state import (
     DEALING,
     MATCH_OVER,
@@ -27,13 +28,13 @@ from .state import (
 
 # The keys of a view that depend on who reads it; every other key is the same for all five
 # audiences, so a broadcast builds (and encodes) that shared part once (issue #16).
-SEAT_KEYS = ("seat", "team", "hand", "legal_cards", "actions", "scart", "buob")
+SEAT_KEYS = ("seat", "team", "hand", "legal_cards", "refusal", "actions", "scart", "buob")
 
 # A view's keys in the order of the protocol's §6 table.
 _ORDER = ("phase", "seat", "team", "dealer", "first_dealer", "turn", "options", "totals",
           "deals_played", "match_deals", "winner", "bock", "deal_number", "hand", "hand_counts",
-          "legal_cards", "actions", "reveal", "scart", "scart_count", "trick", "last_trick",
-          "tricks_played", "tricks_won", "pile_counts", "buob", "narr_debt", "review")
+          "legal_cards", "refusal", "actions", "reveal", "scart", "scart_count", "trick",
+          "last_trick", "tricks_played", "tricks_won", "pile_counts", "buob", "narr_debt", "review")
 
 
 def view(state: MatchState, seat: int | None) -> dict[str, Any]:
@@ -61,6 +62,7 @@ def seat_view(state: MatchState, seat: int | None) -> dict[str, Any]:
         "team": None if seat is None else team_of(seat),
         "hand": [],
         "legal_cards": actions["legal_cards"],
+        "refusal": None,
         "actions": actions,
         "scart": None,
         "buob": None,
@@ -70,6 +72,7 @@ def seat_view(state: MatchState, seat: int | None) -> dict[str, Any]:
     over = _over(state)
     if seat is not None and not over:
         out["hand"] = ids_of(deal.hands[seat])
+        out["refusal"] = refusal(state, seat, actions["legal_cards"])
     if deal.scart is not None and (over or seat == deal.dealer):
         out["scart"] = card_ids(deal.scart)
     if state.phase == PLAY and deal.current is not None:
@@ -78,6 +81,58 @@ def seat_view(state: MatchState, seat: int | None) -> dict[str, Any]:
             "suits": actions["buob_suits"],
         }
     return out
+
+
+# The refusal's codes as plain strings, looked up once (see rules.trick_legality's note on
+# the cost of an Enum member lookup on this path).
+_MUST_FOLLOW = ErrorCode.MUST_FOLLOW_SUIT.value
+_MUST_TRUMP = ErrorCode.MUST_PLAY_TRUMP.value
+_NOT_YOUR_TURN = ErrorCode.NOT_YOUR_TURN.value
+_WRONG_PHASE = ErrorCode.WRONG_PHASE.value
+_MATCH_OVER = ErrorCode.MATCH_OVER.value
+_SCART_FORBIDDEN = ErrorCode.SCART_FORBIDDEN_CARD.value
+_VALUE = {code: code.value for code in ErrorCode}
+
+
+def refusal(state: MatchState, seat: int, legal: list[str]) -> dict[str, Any] | None:
+    """Why the cards of `seat`'s hand that `legal` (its legal cards) leaves out cannot be
+    played now: `{"code", "cards", "suit"}`, or None when no card of the hand is refused.
+
+    The code is the one `apply` would raise for such a card, in RULES §12's order: the phase
+    (WRONG_PHASE, or MATCH_OVER), then the turn (NOT_YOUR_TURN), then the card's own check,
+    which is `trick_legality`'s — the one rule that also gives `legal_actions` its legal cards,
+    so the refusal can never disagree with them. In the Scart the dealer's cards are chosen,
+    not played: the refused ones are those the room's rules keep out of the Scart
+    (SCART_FORBIDDEN_CARD; `actions.scart_allowed` lists the others).
+
+    `cards` are the cards the sentence names, all of them from this seat's own hand (RULES
+    §13): the ones the rule asks for instead — the cards of the suit led (MUST_FOLLOW_SUIT),
+    the trumps (MUST_PLAY_TRUMP), the called jack (BUOB_FORCED_JACK) — without the Narr, which
+    is exempt and stays in `legal`. `suit` is the suit led for the first two codes, else None.
+    """
+    deal = state.deal
+    assert deal is not None
+    hand = deal.hands[seat]
+    if not hand:
+        return None
+    phase = state.phase
+    if phase is PLAY:
+        trick = deal.current
+        if deal.turn != seat or trick is None:
+            return {"code": _NOT_YOUR_TURN, "cards": [], "suit": None}
+        mask, code = trick_legality(hand, trick.led, trick.buob, seat)
+        if mask == hand:
+            return None
+        # `legal` is `mask` as ids in canonical order, the Narr (if legal) last.
+        named = legal[:-1] if mask & NARR_BIT else legal[:]
+        suit = trick.led if code == _MUST_FOLLOW or code == _MUST_TRUMP else None
+        return {"code": _VALUE[code], "cards": named, "suit": suit}
+    if phase == SCART and seat == deal.dealer:
+        if not hand & forbidden_scart_mask(deal, state.options.scart_forbidden):
+            return None
+        return {"code": _SCART_FORBIDDEN, "cards": [], "suit": None}
+    return {"code": _MATCH_OVER if phase == MATCH_OVER else _WRONG_PHASE, "cards": [],
+            "suit": None}
 
 
 def shared_view(state: MatchState) -> dict[str, Any]:

@@ -3,6 +3,7 @@ room's value beside the standard one."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,41 +28,47 @@ LABELS: dict[str, Promise] = {
 }
 
 
-def _seconds(value: int) -> str:
-    return _("%(seconds)d seconds") % {"seconds": value}
+def value_words() -> dict[str, dict[str, str]]:
+    """Every option's words for its values, in the active language: the one place that says
+    how a value reads, for the pages here and for the table's script (static/js/views/rules.js
+    redraws the house rules from `room.options` with this very table, `rule_words`).
+
+    Keyed by the value's JSON text (`0`, `true`, `"honours"`), so Python and the script look a
+    value up alike; `*` is the pattern of any other number (`%(seconds)d`, `%(n)s`); a list
+    (`bock_triggers`) is its items' words joined by ", ", or `[]`'s words when it is empty."""
+    seconds = _("%(seconds)d seconds")
+    off, yes, no = _("off"), _("yes"), _("no")
+    return {
+        "reveal_seconds": {"*": seconds},
+        "reveal_persist": {"true": yes, "false": no},
+        "scart_forbidden": {
+            '"honours"': _("honours (kings, T1, T21, the Narr)"),
+            '"none"': _("none"),
+            '"honours_and_trumps"': _("honours and trumps"),
+        },
+        "buob_caller": {'"any"': _("any player"),
+                        '"king_team"': _("the team of the king's player")},
+        "regame_by": {'"any"': _("any seated player"), '"owner"': _("the room owner")},
+        "match_deals": {"0": _("unlimited"), "*": "%(n)s"},
+        "bock": {"true": yes, "false": no},
+        "bock_triggers": {'"tie"': _("a 36:36 tie"),
+                          '"all_tricks"': _("one team takes all 19 tricks"),
+                          "[]": _("none")},
+        "turn_seconds": {"0": off, "*": seconds},
+        "stand_in_seconds": {"0": off, "*": seconds},
+        "table_talk": {'"free"': _("free talk"), '"phrases"': _("quick phrases only"),
+                       '"silent"': _("silent table")},
+    }
 
 
-def _yes_no(value: bool) -> str:
-    return _("yes") if value else _("no")
-
-
-def describe(key: str, value: Any) -> str:
-    """One option's value in the active language."""
-    if key == "reveal_seconds":
-        return _seconds(value)
-    if key in ("turn_seconds", "stand_in_seconds"):
-        return _("off") if value == 0 else _seconds(value)
-    if key in ("reveal_persist", "bock"):
-        return _yes_no(value)
-    if key == "scart_forbidden":
-        return {
-            "honours": _("honours (kings, T1, T21, the Narr)"),
-            "none": _("none"),
-            "honours_and_trumps": _("honours and trumps"),
-        }[value]
-    if key == "buob_caller":
-        return {"any": _("any player"), "king_team": _("the team of the king's player")}[value]
-    if key == "regame_by":
-        return {"any": _("any seated player"), "owner": _("the room owner")}[value]
-    if key == "table_talk":
-        return {"free": _("free talk"), "phrases": _("quick phrases only"),
-                "silent": _("silent table")}[value]
-    if key == "match_deals":
-        return _("unlimited") if value == 0 else str(value)
-    if key == "bock_triggers":
-        names = {"tie": _("a 36:36 tie"), "all_tricks": _("one team takes all 19 tricks")}
-        return ", ".join(names[t] for t in value) if value else _("none")
-    raise KeyError(key)
+def describe(key: str, value: Any, words: dict[str, dict[str, str]] | None = None) -> str:
+    """One option's value in the active language (KeyError for an unknown option or value);
+    `words`, `value_words()` when the caller describes many."""
+    table = (words or value_words())[key]
+    if isinstance(value, list | tuple):
+        return ", ".join(table[json.dumps(v)] for v in value) if value else table["[]"]
+    text = table.get(json.dumps(value))
+    return text if text is not None else table["*"] % {"seconds": value, "n": value}
 
 
 @dataclass(frozen=True)
@@ -76,12 +83,13 @@ class RuleRow:
 def house_rules(options: Options) -> list[RuleRow]:
     current = options.to_json()
     standard = Options().to_json()
+    words = value_words()
     return [
         RuleRow(
             key=key,
             label=str(label),
-            value=describe(key, current[key]),
-            default=describe(key, standard[key]),
+            value=describe(key, current[key], words),
+            default=describe(key, standard[key], words),
             differs=current[key] != standard[key],
         )
         for key, label in LABELS.items()
@@ -90,21 +98,11 @@ def house_rules(options: Options) -> list[RuleRow]:
 
 def rule_words() -> dict[str, Any]:
     """What the table's script needs to redraw the house-rules table from `room.options` on
-    every state (static/js/views/rules.js mirrors `describe`), in the active language."""
+    every state (static/js/views/rules.js), in the active language: the labels, the standard
+    values, and `value_words()`, which it reads as `describe` does."""
     return {
         "labels": {key: str(label) for key, label in LABELS.items()},
         "standard": Options().to_json(),
-        "seconds": str(_("%(seconds)d seconds")),
-        "off": str(_("off")), "yes": str(_("yes")), "no": str(_("no")),
-        "unlimited": str(_("unlimited")), "none": str(_("none")),
         "house_rule": str(_("house rule")),
-        "values": {
-            "scart_forbidden": {v: describe("scart_forbidden", v)
-                                for v in ("honours", "none", "honours_and_trumps")},
-            "buob_caller": {v: describe("buob_caller", v) for v in ("any", "king_team")},
-            "regame_by": {v: describe("regame_by", v) for v in ("any", "owner")},
-            "table_talk": {v: describe("table_talk", v) for v in ("free", "phrases", "silent")},
-            "bock_triggers": {"tie": str(_("a 36:36 tie")),
-                              "all_tricks": str(_("one team takes all 19 tricks"))},
-        },
+        "values": value_words(),
     }

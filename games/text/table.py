@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from games.text.errors import message_for
+from games.text.refusals import refusal_strings
 
 
 def ui_strings() -> dict[str, str]:
@@ -212,9 +213,8 @@ def ui_strings() -> dict[str, str]:
                        "the winners one card: the Narr debt."),
         "help_narr_now": _("You hold the Narr."),
     }
-    for code in ("MUST_FOLLOW_SUIT", "MUST_PLAY_TRUMP", "NOT_YOUR_TURN",
-                 "SCART_FORBIDDEN_CARD", "BUOB_FORCED_JACK", "NOT_DEALER"):
-        s["err_" + code] = message_for(code)
+    # Why a card of the hand cannot be played: the view's `refusal` (issue #23 item 5).
+    s.update(refusal_strings())
     s.update(bot_strings())
     s["suit_C"] = _("cups")
     s["suit_R"] = _("coins")

@@ -158,6 +158,17 @@
  */
 
 /**
+ * Why the cards of the receiver's hand that `legal_cards` (for the dealer in SCART:
+ * `actions.scart_allowed`) leaves out cannot be played now (protocol §6): the engine's code,
+ * the cards its sentence names (the receiver's own: the cards the rule asks for instead) and
+ * the suit led (MUST_FOLLOW_SUIT, MUST_PLAY_TRUMP; else null).
+ * @typedef {object} Refusal
+ * @property {string} code
+ * @property {CardId[]} cards
+ * @property {Suit | "T" | null} suit
+ */
+
+/**
  * Everything the receiver may know about the table (protocol §6).
  * @typedef {object} View
  * @property {Phase} phase
@@ -176,6 +187,7 @@
  * @property {CardId[]} hand
  * @property {number[]} hand_counts by seat
  * @property {CardId[]} legal_cards
+ * @property {Refusal | null} refusal why the other cards of `hand` cannot be played now
  * @property {Actions} actions
  * @property {Record<string, CardId> | null} reveal by seat "0"…"3"
  * @property {CardId[] | null} scart

@@ -47,11 +47,11 @@ def test_the_house_rules_follow_the_owner(browser: Any, site_server: str,
     with translation.override("de"):
         words = rule_words()
     row = guest.locator("#rules-table tr[data-option=turn_seconds] td").first
-    assert row.text_content() == words["off"]
+    assert row.text_content() == words["values"]["turn_seconds"]["0"]
     with ExitStack() as stack:
         seat = Seat(site_server, code, owner_context, stack)
         seat.send("set_options", options={"turn_seconds": 15})
-    seconds = re.sub(r"%\(seconds\)[sd]", "15", words["seconds"])
+    seconds = re.sub(r"%\(seconds\)[sd]", "15", words["values"]["turn_seconds"]["*"])
     guest.wait_for_function(
         "(want) => document.querySelector('#rules-table tr[data-option=turn_seconds] td')"
         ".textContent.startsWith(want)", arg=seconds, timeout=10000)

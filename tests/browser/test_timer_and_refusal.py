@@ -1,6 +1,9 @@
-"""Two table events a player only sees happen to others (issue #14 items 1 and 3), in real
-Chromium at a phone and a desktop size:
+"""Two table events a player only sees happen to others (issue #14 items 1 and 3), and a card
+the rules refuse (issue #23 item 5), in real Chromium at a phone and a desktop size:
 
+- a card a player may not play says why, in their language, naming the cards of their own hand
+  the rule asks for ("You hold … : follow cups."): the view's refusal, on the card and in the
+  toast a click on it shows, and nothing is sent;
 - a seated player walks away and the turn timer plays for them: the others' pages say, in their
   own language, which card the timer played for whom (never a silent jump);
 - a BUOB call refused because of where a jack lies is public (RULES §8): a spectator's page
@@ -20,9 +23,21 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.utils import translation
 
+from games.text.cards import card_names
 from tests.browser.test_buob import Seat, command, deal_and_scart, holder, next_deal, settle, words
-from tests.browser.test_table import APP, PLAYERS, act, join_and_sit, shot, sign_up, wait_version
+from tests.browser.test_table import (
+    APP,
+    PLAYERS,
+    act,
+    click_card,
+    join_and_sit,
+    shot,
+    sign_up,
+    version,
+    wait_version,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 
@@ -66,6 +81,56 @@ def wait_toast(page: Any, template: str, timeout: float = 20000) -> str:
     return next(t for t in toasts(page) if rx.search(t))
 
 
+def refusal_sentence(view: dict[str, Any], language: str) -> str:
+    """What the page says of the view's refusal (static/js/views/hand.js `refusalText`), put
+    together here from the same words: the code's sentence, the named cards' names, the suit."""
+    S = words(language)
+    with translation.override(language):
+        names = card_names()
+    r = view["refusal"]
+    named = [names[c] for c in r["cards"]]
+    cards = (S["cards_and"] % {"cards": ", ".join(named[:-1]), "last": named[-1]}
+             if len(named) > 1 else "".join(named))
+    text = S[f"refusal_{r['code']}"] % {"cards": cards,
+                                         "suit": S[f"suit_{r['suit']}"] if r["suit"] else ""}
+    if r["cards"] and "NARR" in view["legal_cards"]:
+        text += " " + S["refusal_narr"]
+    return text
+
+
+def check_refused_card(pages: list[Any], seats: list[Seat], artifacts: Path) -> bool:
+    """If a player with a page (seat 0, desktop, or seat 2, phone) is on turn and holds cards
+    the rule refuses: the card and a click on it say why, naming that player's cards; a
+    waiting player's card says it is not their turn. Whether it was checked."""
+    turn = seats[0].view["turn"]
+    if turn not in (0, 2):
+        return False
+    view = seats[turn].view
+    refusal = view["refusal"]
+    if refusal is None or not refusal["cards"]:
+        return False
+    page, language = pages[turn], PLAYERS[turn][1]
+    wait_version(page, seats[turn].version)
+    expected = refusal_sentence(view, language)
+    with translation.override(language):
+        names = card_names()
+    for card in refusal["cards"]:
+        assert names[card] in expected and card in view["hand"], (card, expected)
+    refused = next(c for c in view["hand"] if c not in view["legal_cards"])
+    card = page.locator(f".hand .card[data-card='{refused}']")
+    assert card.get_attribute("data-reason") == expected
+    before = version(page)
+    click_card(card)
+    assert wait_toast(page, expected) == expected
+    assert version(page) == before  # nothing was sent, nothing changed
+    shot(page, artifacts, f"refused-card-{'phone' if turn == 2 else 'desktop'}")
+    other = 2 - turn
+    wait_version(pages[other], seats[turn].version)
+    waiting = pages[other].locator(".hand .card").first.get_attribute("data-reason")
+    assert waiting == words(PLAYERS[other][1])["refusal_NOT_YOUR_TURN"], waiting
+    return True
+
+
 def open_room(browser: Any, base: str, turn_seconds: int) -> tuple[list[Any], list[Any], str]:
     """Four players sign up and sit; seat 0 (desktop) and seat 2 (phone) keep their pages."""
     contexts, pages = [], []
@@ -99,6 +164,14 @@ def test_the_turn_timer_plays_for_an_absent_player_and_says_so(
     stack = ExitStack()
     seats = [Seat(site_server, code, context, stack) for context in contexts]
     deal_and_scart(seats)
+    # First a card the rule refuses, shown on a page whose player is on turn.
+    for _ in range(24):
+        if check_refused_card(pages, seats, artifacts):
+            break
+        turn = seats[seats[0].view["turn"]]
+        command(seats, turn, "play_card", card=turn.view["legal_cards"][0])
+    else:
+        raise AssertionError("no page's player was refused a card in 24 plays")
     # Play until seat 1 or seat 3 (who have no page to look at) is to play: then that player
     # closes everything and walks away.
     while seats[0].view["turn"] not in (1, 3):

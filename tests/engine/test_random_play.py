@@ -126,13 +126,22 @@ def _permute(state: MatchState, domain: int, rng: random.Random) -> MatchState:
     return state._replace(deal=new_deal)
 
 
-def check_views_hide(state: MatchState, rng: random.Random) -> None:
+def check_views_hide(state: MatchState, rng: random.Random) -> int:
+    """Hidden cards shuffled, the views stay the same; returns how many of the views checked
+    carried a refusal naming cards (issue #23 item 5), which must be the viewer's own."""
+    named = 0
     for seat in (rng.randrange(4), None):
         domain = _hidden_domain(state, seat)
         if domain.bit_count() < 2:
             continue
         other = _permute(state, domain, rng)
-        assert view(other, seat) == view(state, seat), f"view of {seat} betrays a hidden card"
+        seen = view(state, seat)
+        assert view(other, seat) == seen, f"view of {seat} betrays a hidden card"
+        refusal = seen["refusal"]
+        if refusal is not None and refusal["cards"]:
+            assert seat is not None and set(refusal["cards"]) <= set(seen["hand"])
+            named += 1
+    return named
 
 
 def check_deal_end(state: MatchState) -> None:
@@ -150,7 +159,7 @@ def run_random_deals(n_deals: int, seed: int) -> dict[str, int]:
     rng = random.Random(seed)
     check_rng = random.Random(seed + 1)
     stats = {"deals": 0, "actions": 0, "rejected": 0, "buob": 0, "bock_deals": 0,
-             "public_refusals": 0}
+             "public_refusals": 0, "named_refusals": 0}
     while stats["deals"] < n_deals:
         # A fresh table every so often, so that many option combinations are played.
         state = new_match_state(random_options(rng), rng.randrange(4))
@@ -183,7 +192,7 @@ def run_random_deals(n_deals: int, seed: int) -> dict[str, int]:
                     assert len(sizes) == 1, "equal hand sizes after each trick"
                 if state.phase in (DEALING, REVEAL, "SCART", PLAY) or check_rng.random() < 0.1:
                     if check_rng.random() < 0.35:
-                        check_views_hide(state, check_rng)
+                        stats["named_refusals"] += check_views_hide(state, check_rng)
                 if before.phase == PLAY and state.phase in (ROUND_OVER, MATCH_OVER):
                     check_deal_end(state)
                     stats["deals"] += 1
@@ -202,6 +211,7 @@ def test_random_deals_keep_every_invariant() -> None:
     assert stats["rejected"] > 0
     assert stats["public_refusals"] > 0  # and the views stay blind after them (RULES §13)
     assert stats["bock_deals"] > 0
+    assert stats["named_refusals"] > 0  # the views' refusals were shuffled against too
 
 
 @pytest.mark.slow

@@ -3,13 +3,12 @@
 // server's sentence for why not when it cannot), arrow-key focus, and choosing a card — for
 // the Scart (select two) or to play it.
 
-import { h, narrowScreen } from "../dom.js";
+import { fmt, h, narrowScreen } from "../dom.js";
 import { isSuit } from "../suits.js";
-import { forcedOn } from "./scene.js";
 
 /**
  * @import { Table } from "../render.js"
- * @import { CardId } from "../protocol.js"
+ * @import { CardId, Refusal } from "../protocol.js"
  */
 
 /** How each card of the hand looked when drawn (its `ck` in renderHand).
@@ -17,25 +16,38 @@ import { forcedOn } from "./scene.js";
 const looks = new WeakMap();
 
 /**
- * Why a card of the hand cannot be chosen now: the same sentences the server sends.
+ * The sentence of the view's refusal (games/engine/views.py `refusal`) in the page's language:
+ * its code's sentence (games/text/refusals.py) with the cards it names and the suit led, and
+ * the Narr's exemption when the Narr is among the legal cards. The rule itself is the
+ * server's: the page only puts its words together.
+ * @param {Table} t
+ * @param {Refusal} r
+ * @returns {string}
+ */
+export function refusalText(t, r) {
+  const S = t.S;
+  const names = r.cards.map((c) => t.cardName(c));
+  const last = names.pop();
+  const cards = last === undefined ? "" : names.length ? fmt(S.cards_and, { cards: names.join(", "), last }) : last;
+  const text = fmt(S[`refusal_${r.code}`] || S.refusal_WRONG_PHASE, { cards, suit: r.suit ? S[`suit_${r.suit}`] : "" });
+  return r.cards.length && t.current.legal_cards.includes("NARR") ? `${text} ${S.refusal_narr}` : text;
+}
+
+/**
+ * Why a card of the hand cannot be chosen now (null: it can be). The view's refusal covers
+ * every card of the hand its choosable cards leave out: the Scart's allowed cards for the
+ * dealer in SCART, the legal cards otherwise.
  * @param {Table} t
  * @param {CardId} id
+ * @param {string | null} [text] the refusal's sentence, when the caller has it already
  * @returns {string | null}
  */
-export function reason(t, id) {
+export function reason(t, id, text) {
   const v = t.current;
-  const S = t.S;
-  if (v.phase === "SCART" && v.actions.scart) {
-    return v.actions.scart_allowed.includes(id) ? null : S.err_SCART_FORBIDDEN_CARD;
-  }
-  if (v.phase !== "PLAY") return null;
-  if (!v.actions.play) return S.err_NOT_YOUR_TURN;
-  if (v.legal_cards.includes(id)) return null;
-  const call = v.buob && v.buob.call;
-  if (forcedOn(call, v.seat)) return S.err_BUOB_FORCED_JACK;
-  const led = v.trick && v.trick.led;
-  if (led && v.hand.some((c) => c !== "NARR" && (c[0] === led))) return S.err_MUST_FOLLOW_SUIT;
-  return S.err_MUST_PLAY_TRUMP;
+  if (!v.refusal) return null;
+  const choosable = v.phase === "SCART" && v.actions.scart ? v.actions.scart_allowed : v.legal_cards;
+  if (choosable.includes(id)) return null;
+  return text || refusalText(t, v.refusal);
 }
 
 /** @param {Table} t */
@@ -49,8 +61,9 @@ export function renderHand(t) {
   const scart = v.phase === "SCART" && interactive;
   // Each card with what it looks like now; a card whose look did not change keeps its DOM
   // node, so a keyboard player's focus stays put and nothing is redrawn for nothing.
+  const said = interactive && v.refusal ? refusalText(t, v.refusal) : null;
   const want = hand.map((id) => {
-    const why = interactive ? reason(t, id) : null;
+    const why = said ? reason(t, id, said) : null;
     const sel = t.selected.has(id);
     return { id, why, sel, ck: `${id}|${interactive}|${why || ""}|${waiting}|${sel}|${scart}` };
   });
@@ -165,9 +178,13 @@ export function cardChosen(t, id) {
   }
   if (v.phase !== "PLAY") return;
   if (Date.now() < t.busyUntil) return;
-  // Illegal or out of turn: the server refuses with the rule in the player's language.
-  t.busyUntil = Date.now() + 3000;
   t.focusId = id;
+  // A card the view refuses (illegal, or out of turn) says why at once, in its tooltip's
+  // words: the server would refuse it with the same code. A view that is behind the table
+  // only delays the play; a card it offers goes to the server, which has the last word.
+  const why = reason(t, id);
+  if (why) { t.ctx.toast(why); return; }
+  t.busyUntil = Date.now() + 3000;
   /** @type {{ card: CardId, call_buob?: boolean }} */
   const fields = { card: id };
   if (t.attachBuob && id.endsWith("K") && isSuit(id[0])) fields.call_buob = true;

@@ -1,7 +1,8 @@
 // @ts-check
 // The room page's house-rules table (rendered by the server as the page was loaded), redrawn
-// from `view.room.options` on every state, so a rule the owner changes reaches everyone.
-// `describe` mirrors games/text/options.py; the words come from the page (#rule-words).
+// from `view.room.options` on every state, so a rule the owner changes reaches everyone. How a
+// value reads is the server's (games/text/options.py `value_words`, on the page as
+// #rule-words): this only looks it up.
 
 import { fmt, h } from "../dom.js";
 
@@ -11,29 +12,26 @@ import { fmt, h } from "../dom.js";
  * @typedef {object} RuleWords
  * @property {Record<string, string>} labels the rules' names, in the table's order
  * @property {Record<string, unknown>} standard the engine's defaults (RULES.md §14)
- * @property {string} seconds @property {string} off @property {string} yes
- * @property {string} no @property {string} unlimited @property {string} none
  * @property {string} house_rule
- * @property {Record<string, Record<string, string>>} values the named values' words
+ * @property {Record<string, Record<string, string>>} values each option's words by its value's
+ *   JSON text; "*" the pattern of any other number, "[]" the words of an empty list
  */
 
 /**
- * One option's value in the page's language.
+ * One option's value in the page's language, read from the server's words as
+ * games/text/options.py `describe` reads them.
  * @param {RuleWords} w
  * @param {string} key
  * @param {unknown} value
  */
 export function describe(w, key, value) {
-  if (key === "reveal_seconds") return fmt(w.seconds, { seconds: Number(value) });
-  if (key === "turn_seconds" || key === "stand_in_seconds") return value === 0 ? w.off : fmt(w.seconds, { seconds: Number(value) });
-  if (key === "reveal_persist" || key === "bock") return value ? w.yes : w.no;
-  if (key === "match_deals") return value === 0 ? w.unlimited : String(value);
-  if (key === "bock_triggers") {
-    const list = /** @type {string[]} */ (Array.isArray(value) ? value : []);
-    return list.length ? list.map((t) => w.values.bock_triggers[t] || t).join(", ") : w.none;
+  const words = w.values[key] || {};
+  if (Array.isArray(value)) {
+    return value.length ? value.map((v) => words[JSON.stringify(v)] || String(v)).join(", ") : words["[]"] || "";
   }
-  const named = w.values[key];
-  return named ? named[String(value)] || String(value) : String(value);
+  const said = words[JSON.stringify(value)];
+  if (said !== undefined) return said;
+  return words["*"] ? fmt(words["*"], { seconds: String(value), n: String(value) }) : String(value);
 }
 
 /**
