@@ -31,7 +31,6 @@ from games.engine.options import Options
 from games.engine.state import tricks_won
 from games.engine.transcript import TRANSCRIPT_FORMAT
 from games.models import Match, MatchStatus, Round, RoundAction, TalkAudience, TalkMessage
-from games.talk.frames import phrase_texts
 
 # The engine actions a match's log can hold, and the fields the transcript format knows.
 _SEATED = frozenset({"deal_next_pass", "discard_scart", "play_card", "call_buob"})
@@ -213,7 +212,7 @@ def talk_said(match: Match) -> list[dict[str, Any]]:
             .select_related("author", "phrase").order_by("pk"))
     out = []
     for m in rows:
-        text = phrase_texts(m.phrase)[language] if m.phrase is not None else m.text
+        text = m.phrase.texts()[language] if m.phrase is not None else m.text
         out.append({"version": m.version, "seat": m.seat, "name": m.author.public_name,
                     "text": text})
     return out

@@ -7,11 +7,11 @@ with a stable code, and nothing else happens. Engine rules are not checked here.
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 from accounts.validators import is_plain_text
 from games.engine.errors import ErrorCode, TroccasError
+from games.engine.json_depth import too_deep
 from games.services.commands import GAME_TYPES, LOBBY_TYPES, Command
 
 # The protocol version this server speaks (docs/protocol.md §3): a client names it in the
@@ -34,12 +34,8 @@ def client_protocol(query_string: bytes | str) -> int | None:
 # Frames larger than this are refused before parsing (a hand of 21 card ids is < 300 bytes).
 MAX_FRAME_BYTES = 4096
 MAX_ACTION_ID = 64
-# Deepest nesting of arrays and objects a frame may have. The deepest command is 3 levels
-# (set_options → options → bock_triggers); unknown keys are ignored but must stay this shallow.
-# Without a bound, 2 KB of "[[[[…" made the decoder recurse until RecursionError.
-MAX_DEPTH = 16
-_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
-_BRACKET = re.compile(r"[\[\]{}]")
+# A frame nested deeper than MAX_DEPTH is refused before parsing (games/engine/json_depth.py,
+# shared with the HTTP API).
 
 # The game and lobby types are the writer's (games/services/commands.py); a frame becomes the
 # writer's own Command, so the writer knows nothing of frames.
@@ -127,23 +123,6 @@ def _valid(kind: str, value: Any) -> bool:
     if kind == "name":
         return isinstance(value, str) and len(value) <= 60 and is_plain_text(value)
     raise AssertionError(kind)  # pragma: no cover
-
-
-def too_deep(text: str, limit: int = MAX_DEPTH) -> bool:
-    """Whether `text` nests arrays and objects deeper than `limit`, brackets inside strings
-    not counted. Cheap for real frames: a few brackets are never too deep, and only a frame
-    with more than `limit` of them is scanned (at most MAX_FRAME_BYTES)."""
-    if text.count("[") + text.count("{") <= limit:
-        return False
-    depth = 0
-    for bracket in _BRACKET.findall(_STRING.sub("", text)):
-        if bracket in "[{":
-            depth += 1
-            if depth > limit:
-                return True
-        else:
-            depth -= 1
-    return False
 
 
 def parse(frame: str | bytes | None) -> Command:

@@ -15,6 +15,10 @@ from django.utils.translation import gettext_lazy as _
 
 from games.models.table import Match, Room
 
+# The longest message a player may say (games/talk/speech.py refuses longer; the panel's counter
+# shows it, games/text/talk.py).
+MAX_CHARS = 200
+
 
 class TalkAudience(models.TextChoices):
     # The seated players' talk reaches everyone at the table; the spectators' chat only them.
@@ -39,6 +43,18 @@ class QuickPhrase(models.Model):
     def __str__(self) -> str:
         return self.text
 
+    def texts(self) -> dict[str, str]:
+        """The phrase in every language (the English one where a translation is missing)."""
+        english = getattr(self, "text_en", None) or self.text
+        return {code: getattr(self, f"text_{code}", None) or english
+                for code, _name in settings.LANGUAGES}
+
+    @classmethod
+    def palette(cls, language: str) -> list[dict[str, str]]:
+        """The active phrases, in `language`, in the palette's order."""
+        return [{"key": p.key, "text": p.texts()[language]}
+                for p in cls.objects.filter(active=True)]
+
 
 class TalkMessage(models.Model):
     room = models.ForeignKey(Room, verbose_name=_("room"), on_delete=models.CASCADE,
@@ -51,7 +67,7 @@ class TalkMessage(models.Model):
     author = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("author"),
                                on_delete=models.CASCADE, related_name="talk")
     seat = models.PositiveSmallIntegerField(_("seat"), null=True, blank=True)
-    text = models.CharField(_("text"), max_length=200, blank=True)
+    text = models.CharField(_("text"), max_length=MAX_CHARS, blank=True)
     phrase = models.ForeignKey(QuickPhrase, verbose_name=_("quick phrase"), null=True,
                                blank=True, on_delete=models.PROTECT, related_name="+")
     version = models.PositiveIntegerField(_("table version"))

@@ -35,15 +35,14 @@ from games.engine.codec import buob_public, trick_row_cards
 from games.engine.events import BuobRefused
 from games.engine.options import Options
 from games.history import standings
-from games.models import Match, MatchStatus, NarrDebt, Room, Round, Trick
+
+# PRESENCE_TIMEOUT: after it, a silent connection counts as away (the socket rows' figure).
+from games.models import PRESENCE_TIMEOUT, Match, MatchStatus, NarrDebt, Room, Round, Trick
 from games.services import bot_seats, bot_wakeups, outbox, sql, wakeups
 from games.services.errors import ServiceError
 from games.services.match_sheet import deals_of
 from games.services.snapshot import SeatInfo, TableSnapshot, lobby_state
 from games.services.sql import SeatRow
-
-# A connection whose process died stops refreshing last_seen; after this it counts as away.
-PRESENCE_TIMEOUT = timedelta(seconds=75)
 
 # The action log's kind for a public refusal (RULES.md §8): the refused engine action is in
 # its payload with the code, `{"action": {"type": "call_buob", "suit": "S"}, "code": ...}`.
