@@ -11,7 +11,7 @@ from __future__ import annotations
 import secrets
 import uuid
 from datetime import timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.db import models
@@ -20,6 +20,11 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
+
+if TYPE_CHECKING:
+    from django.db.models.expressions import Combinable
+
+    from accounts.models import User
 
 # No 0/o/1/l/i: an invite code is read aloud and typed by hand. 10 characters of 31 symbols
 # are about 49 bits, far beyond guessing through a rate-limited join.
@@ -173,7 +178,7 @@ class MatchQuerySet(models.QuerySet["Match"]):
         return self.filter(status=MatchStatus.RUNNING)
 
 
-def _player(index: int) -> models.ForeignKey:
+def _player(index: int) -> models.ForeignKey[User | Combinable, User]:
     # Who sat at engine seat <index> for the whole match (seats are fixed for a match, RULES
     # §3). Kept on the match rather than read from Seat so the room can be re-seated later
     # without rewriting history.

@@ -8,6 +8,8 @@ that moment; a hidden message stays stored (for the report that led to it) but i
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
@@ -34,6 +36,10 @@ class QuickPhrase(models.Model):
     text = models.CharField(_("text"), max_length=120)
     order = models.PositiveIntegerField(_("order"), default=0, db_index=True)
     active = models.BooleanField(_("in the palette"), default=True)
+
+    # Declared: modeltranslation swaps in a manager class built at run time, which the type
+    # checker cannot name (it is a Manager of this model all the same).
+    objects: ClassVar[models.Manager[QuickPhrase]]
 
     class Meta:
         verbose_name = _("quick phrase")
