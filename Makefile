@@ -72,11 +72,11 @@ test-engine: venv
 lint: venv
 	$(BIN)/ruff check .
 
-# The import contracts of pyproject.toml: the engine, the models and the services stay apart.
+# The import contracts of pyproject.toml: the layers of ARCHITECTURE.md.
 contracts: venv
 	$(BIN)/lint-imports
 
-# mypy: games/engine and games/bots strict, games/services with the Django plugin.
+# mypy: games, accounts and troccas_site strict, with the Django plugin (scripts/mypy.sh).
 typecheck: venv
 	@bash scripts/mypy.sh
 

@@ -30,13 +30,17 @@ from django.db.backends.utils import CursorDebugWrapper
 _NEVER_BY_ITSELF = 2**31 - 1
 
 try:
-    from django.db.backends.postgresql.base import ServerBindingCursor
+    # django-stubs 5.2 does not declare Django's server-binding cursor class.
+    from django.db.backends.postgresql.base import (  # type: ignore[attr-defined]
+        ServerBindingCursor,
+    )
 except ImportError:  # pragma: no cover - without psycopg there is only SQLite
     ServerBindingCursor = None
 
 
 if ServerBindingCursor is not None:
-    class _PreparedCursor(ServerBindingCursor):  # type: ignore[misc, valid-type]
+    # Its base is Any to mypy (undeclared in the stubs, above): subclassing it is allowed.
+    class _PreparedCursor(ServerBindingCursor):  # type: ignore[misc]
         """Server-side parameters; every statement prepared on first use."""
 
         def execute(self, query: Any, params: Any = None, *, prepare: bool | None = None,

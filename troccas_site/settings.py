@@ -18,12 +18,18 @@ from __future__ import annotations
 import os
 import secrets
 from pathlib import Path
+from typing import Any
 
 import dj_database_url
+import django_stubs_ext
 from csp import constants as csp_constants
 from django.conf.locale import LANG_INFO
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
+
+# Django's generic classes (ModelAdmin[Model], QuerySet[Model], ...) subscriptable at run time,
+# as the type checker reads them (django-stubs); a no-op for everything else.
+django_stubs_ext.monkeypatch()
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -179,7 +185,8 @@ if DATABASE_URL:
         # (docker-compose, the benches, the multi-process tests); off in the pytest process
         # itself, where pytest-django's per-test teardown strands a borrowed connection now
         # and then (docs/decisions.md).
-        DATABASES["default"].update(CONN_MAX_AGE=0, CONN_HEALTH_CHECKS=False)
+        DATABASES["default"]["CONN_MAX_AGE"] = 0
+        DATABASES["default"]["CONN_HEALTH_CHECKS"] = False
         DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
             "min_size": env_int("DB_POOL_MIN", 2),
             "max_size": env_int("DB_POOL_MAX", 20),
@@ -311,7 +318,7 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 6 * 60 * 60}
 # The deadline sweep (ARCHITECTURE.md convention 8): heals lost timer tasks and killed
 # workers. Celery beat runs only in the distributed mode; the embedded loop sweeps otherwise.
-CELERY_BEAT_SCHEDULE: dict[str, dict] = {}
+CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {}
 # Connection rows left by a process that died without cleaning up are purged this often (by
 # the embedded sweep loop, or Celery beat): they only count against the per-user socket cap.
 TROCCAS_CONNECTION_PURGE_SECONDS = 60

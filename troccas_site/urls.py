@@ -7,7 +7,7 @@ from django.conf.urls.i18n import i18n_patterns
 from django.contrib import admin
 from django.db import connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.urls import include, path
+from django.urls import URLPattern, URLResolver, include, path
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
@@ -32,7 +32,7 @@ def healthz(request: HttpRequest) -> HttpResponse:
     return JsonResponse({"status": "ok"})
 
 
-urlpatterns = [
+urlpatterns: list[URLPattern | URLResolver] = [
     path("i18n/setlang/", set_language, name="set_language"),
     path("healthz", healthz, name="healthz"),
     # The JSON API (docs/protocol.md): one URL for every language, like the websocket; the

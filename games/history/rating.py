@@ -1,4 +1,5 @@
-"""Team skill ratings for 2v2 Troccas: a Weng–Lin Bayesian update, pure Python.
+"""Team skill ratings for 2v2 Troccas: a Weng–Lin Bayesian update, pure Python over the
+stored rows' scale (games/models/standings.py).
 
 Reference: Ruby C. Weng and Chih-Jen Lin, "A Bayesian Approximation Method for Online Ranking",
 Journal of Machine Learning Research 12 (2011) 267–300, Algorithm 1 (the Bradley–Terry model
@@ -30,14 +31,21 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-MU = 25.0
-SIGMA = MU / 3
+# The scale (MU, SIGMA, when a rating is provisional) is the stored rows': their columns' defaults.
+from games.models.standings import (
+    MU,
+    PROVISIONAL_MATCHES,
+    PROVISIONAL_SIGMA,
+    SIGMA,
+    is_provisional,
+    ordinal,
+)
+
+__all__ = ["BETA", "KAPPA", "MU", "PROVISIONAL_MATCHES", "PROVISIONAL_SIGMA", "SIGMA", "Skill",
+           "is_provisional", "rate", "rate_2v2"]
+
 BETA = SIGMA / 2
 KAPPA = 0.0001
-# A rating is provisional until the player has this many rated matches, or while its
-# uncertainty is still high.
-PROVISIONAL_MATCHES = 5
-PROVISIONAL_SIGMA = 7.0
 
 
 @dataclass(frozen=True)
@@ -48,11 +56,7 @@ class Skill:
     @property
     def ordinal(self) -> float:
         """The conservative rating shown in the standings: mu - 3 sigma."""
-        return self.mu - 3 * self.sigma
-
-
-def is_provisional(matches: int, sigma: float) -> bool:
-    return matches < PROVISIONAL_MATCHES or sigma > PROVISIONAL_SIGMA
+        return ordinal(self.mu, self.sigma)
 
 
 def rate(teams: Sequence[Sequence[Skill]], ranks: Sequence[int]) -> list[list[Skill]]:

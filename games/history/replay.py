@@ -32,7 +32,6 @@ from games.engine.options import Options
 from games.engine.state import tricks_won
 from games.engine.transcript import TRANSCRIPT_FORMAT
 from games.models import Match, MatchStatus, Round, RoundAction, TalkAudience, TalkMessage
-from games.talk.frames import phrase_texts
 
 # A public refusal's log row (games/services/table.py REFUSAL_KIND): its payload holds the
 # refused engine action ({"action": {"type": "call_buob", ...}, "code": ...}). A transcript
@@ -98,7 +97,8 @@ def engine_action(row: RoundAction, decks: dict[int, list[str]]) -> dict[str, An
             if row.actor_seat is not None:
                 action["seat"] = row.actor_seat
         elif field is DECK_FIELD:
-            action["deck"] = list(decks[row.round_id])  # type: ignore[index]
+            assert row.round_id is not None  # a deal's first action names its deal
+            action["deck"] = list(decks[row.round_id])
         elif field.name in payload:
             action[field.name] = payload[field.name]
     if kind == "play_card":
@@ -210,7 +210,7 @@ def talk_said(match: Match) -> list[dict[str, Any]]:
             .select_related("author", "phrase").order_by("pk"))
     out = []
     for m in rows:
-        text = phrase_texts(m.phrase)[language] if m.phrase is not None else m.text
+        text = m.phrase.texts()[language] if m.phrase is not None else m.text
         out.append({"version": m.version, "seat": m.seat, "name": m.author.public_name,
                     "text": text})
     return out
@@ -262,12 +262,14 @@ def deal_summaries(match: Match, rounds: list[Round]) -> list[DealSummary]:
             debt = {"debtor": d.debtor, "creditor": d.creditor, "status": d.status,
                     "trick": d.trick.number if d.trick is not None else None,
                     "paid": d.paid_card if public and d.paid_card else None}
-        over = r.points_a is not None
+        # A scored deal has both teams' points (the writer sets them together).
+        points = ((r.points_a, r.points_b) if r.points_a is not None and r.points_b is not None
+                  else None)
         mult = 2 if r.is_bock else 1
         out.append(DealSummary(
-            number=r.number, dealer=names[r.dealer], is_bock=r.is_bock, over=over,
-            points=(r.points_a, r.points_b) if over else None,  # type: ignore[arg-type]
-            scored=(r.points_a * mult, r.points_b * mult) if over else None,  # type: ignore[operator]
+            number=r.number, dealer=names[r.dealer], is_bock=r.is_bock, over=points is not None,
+            points=points,
+            scored=(points[0] * mult, points[1] * mult) if points is not None else None,
             tricks_won=(won[0], won[1]), buob_calls=calls, narr_debt=debt,
         ))
     return out
@@ -281,8 +283,12 @@ def score_chart(rounds: list[Round]) -> SafeString:
     width, height, pad, top = 560, 220, 36, 12
     if not scored:
         return mark_safe("")
-    per = [(r.points_a * (2 if r.is_bock else 1), r.points_b * (2 if r.is_bock else 1))
-           for r in scored]  # type: ignore[operator]
+    # A scored deal has both teams' points (the writer sets them together); a Bock deal counts
+    # double.
+    per: list[tuple[int, int]] = []
+    for r in scored:
+        factor = 2 if r.is_bock else 1
+        per.append(((r.points_a or 0) * factor, (r.points_b or 0) * factor))
     run_a, run_b, acc_a, acc_b = [], [], 0, 0
     for a, b in per:
         acc_a += a

@@ -19,7 +19,7 @@ from datetime import datetime
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Prefetch
+from django.db.models import Prefetch, QuerySet
 
 from games.engine import team_of
 from games.history import rating
@@ -91,10 +91,11 @@ def facts(match: Match, rounds: list[Round]) -> MatchFacts:
     calls = [0, 0, 0, 0]
     won = [0, 0, 0, 0]
     for r in rounds:
-        if r.points_a is not None:
+        # A scored deal has both teams' points (the writer sets them together).
+        if r.points_a is not None and r.points_b is not None:
             deals += 1
             points[0] += r.points_a
-            points[1] += r.points_b  # type: ignore[operator]
+            points[1] += r.points_b
             if r.points_a > 36:
                 deals_won[0] += 1
             elif r.points_a < 36:
@@ -110,8 +111,8 @@ def facts(match: Match, rounds: list[Round]) -> MatchFacts:
         pk=match.pk, finished=match.finished,
         players=(match.player_0_id, match.player_1_id, match.player_2_id, match.player_3_id),
         winner=match.winner or "draw", deals=deals, deals_won=(deals_won[0], deals_won[1]),
-        points=(points[0], points[1]), buob_calls=tuple(calls),  # type: ignore[arg-type]
-        buob_won=tuple(won),  # type: ignore[arg-type]
+        points=(points[0], points[1]), buob_calls=(calls[0], calls[1], calls[2], calls[3]),
+        buob_won=(won[0], won[1], won[2], won[3]),
     )
 
 
@@ -152,7 +153,7 @@ def _apply(f: MatchFacts, players: dict[int, Line], pairs: dict[tuple[int, int],
     _count(pb, f, 1, (1, 3))
 
 
-def _rounds_prefetch() -> Prefetch:
+def _rounds_prefetch() -> Prefetch[str, QuerySet[Round], str]:
     return Prefetch("rounds", queryset=Round.objects.only(
         "pk", "match_id", "number", "points_a", "points_b").prefetch_related("tricks"))
 

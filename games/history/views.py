@@ -82,11 +82,12 @@ class HistoryFilter(forms.Form):
             | Q(pk__in=mine.filter(player_1=user).values("player_3"))
             | Q(pk__in=mine.filter(player_3=user).values("player_1"))
         ).order_by("display_name", "username")
-        self.fields["partner"].choices = [("", _("Any partner"))] + [
-            (p.pk, p.public_name) for p in partners]
+        partner, room = self.fields["partner"], self.fields["room"]
+        assert isinstance(partner, forms.TypedChoiceField)  # declared above
+        assert isinstance(room, forms.TypedChoiceField)
+        partner.choices = [("", _("Any partner"))] + [(p.pk, p.public_name) for p in partners]
         rooms = Room.objects.filter(pk__in=mine.values("room")).order_by("name", "code")
-        self.fields["room"].choices = [("", _("Any room"))] + [
-            (r.pk, str(r)) for r in rooms]
+        room.choices = [("", _("Any room"))] + [(r.pk, str(r)) for r in rooms]
 
     def apply(self, qs: QuerySet[Match], user: Any) -> QuerySet[Match]:
         if not self.is_valid():
@@ -298,6 +299,7 @@ def standings(request: HttpRequest) -> HttpResponse:
     sort = request.GET.get("sort", "rating")
     if sort not in SORTS:
         sort = "rating"
+    qs: QuerySet[PlayerRating] | QuerySet[PairStats]
     if kind == "players":
         qs = PlayerRating.objects.select_related("user").filter(matches__gt=0)
     else:

@@ -7,7 +7,6 @@ with a stable code, and nothing else happens. Engine rules are not checked here.
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 from accounts.validators import is_plain_text
@@ -24,6 +23,7 @@ from games.engine.actions import (
     accepts,
 )
 from games.engine.errors import ErrorCode, TroccasError
+from games.engine.json_depth import MAX_DEPTH, too_deep
 from games.services.commands import Command
 
 # The protocol version this server speaks (docs/protocol.md §3): a client names it in the
@@ -46,12 +46,8 @@ def client_protocol(query_string: bytes | str) -> int | None:
 # Frames larger than this are refused before parsing (a hand of 21 card ids is < 300 bytes).
 MAX_FRAME_BYTES = 4096
 MAX_ACTION_ID = 64
-# Deepest nesting of arrays and objects a frame may have. The deepest command is 3 levels
-# (set_options → options → bock_triggers); unknown keys are ignored but must stay this shallow.
-# Without a bound, 2 KB of "[[[[…" made the decoder recurse until RecursionError.
-MAX_DEPTH = 16
-_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
-_BRACKET = re.compile(r"[\[\]{}]")
+# A frame nested deeper than MAX_DEPTH is refused before parsing (games/engine/json_depth.py,
+# shared with the HTTP API).
 
 # The vocabulary is the engine's action table (games/engine/actions.py): every type, its kind,
 # its fields and their JSON types; its type sets are re-exported here for the live layer. A
@@ -107,23 +103,6 @@ def _within_bounds(ftype: FieldType, value: Any) -> bool:
 
 def _valid(ftype: FieldType, value: Any) -> bool:
     return accepts(ftype, value) and _within_bounds(ftype, value)
-
-
-def too_deep(text: str, limit: int = MAX_DEPTH) -> bool:
-    """Whether `text` nests arrays and objects deeper than `limit`, brackets inside strings
-    not counted. Cheap for real frames: a few brackets are never too deep, and only a frame
-    with more than `limit` of them is scanned (at most MAX_FRAME_BYTES)."""
-    if text.count("[") + text.count("{") <= limit:
-        return False
-    depth = 0
-    for bracket in _BRACKET.findall(_STRING.sub("", text)):
-        if bracket in "[{":
-            depth += 1
-            if depth > limit:
-                return True
-        else:
-            depth -= 1
-    return False
 
 
 def parse(frame: str | bytes | None) -> Command:

@@ -19,6 +19,8 @@ from games.models.standings import PairStats, PlayerRating, RatingHistory
 from games.models.table import (
     INVITE_ALPHABET,
     INVITE_LENGTH,
+    PRESENCE_TIMEOUT,
+    STALE_AFTER,
     Connection,
     DeadlineKind,
     DebtStatus,
@@ -47,10 +49,10 @@ from games.models.talk import (
 )
 
 __all__ = [
-    "INVITE_ALPHABET", "INVITE_LENGTH", "Announcement", "Block", "BlockedWord", "Connection",
-    "DeadlineKind", "DebtStatus", "FAQEntry", "FriendRequest", "Friendship", "Match",
-    "MatchStatus", "NarrDebt", "NoticeKind", "Notification", "PairStats", "Phase", "PlayerRating",
-    "QuickPhrase", "RatingHistory", "Room", "Round", "RoundAction", "Seat", "SitePresence",
-    "TalkAudience", "TalkMessage", "TalkMute", "TalkReport", "TalkSuspension", "Team", "Trick",
-    "Visibility", "Winner", "new_invite_code",
+    "INVITE_ALPHABET", "INVITE_LENGTH", "PRESENCE_TIMEOUT", "STALE_AFTER", "Announcement",
+    "Block", "BlockedWord", "Connection", "DeadlineKind", "DebtStatus", "FAQEntry",
+    "FriendRequest", "Friendship", "Match", "MatchStatus", "NarrDebt", "NoticeKind",
+    "Notification", "PairStats", "Phase", "PlayerRating", "QuickPhrase", "RatingHistory", "Room",
+    "Round", "RoundAction", "Seat", "SitePresence", "TalkAudience", "TalkMessage", "TalkMute",
+    "TalkReport", "TalkSuspension", "Team", "Trick", "Visibility", "Winner", "new_invite_code",
 ]

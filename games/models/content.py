@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -15,6 +17,10 @@ class FAQEntry(models.Model):
     answer = models.TextField(_("answer"))
     order = models.PositiveIntegerField(_("order"), default=0, db_index=True)
     published = models.BooleanField(_("published"), default=True, db_index=True)
+
+    # Declared: modeltranslation swaps in a manager class built at run time, which the type
+    # checker cannot name (it is a Manager of this model all the same).
+    objects: ClassVar[models.Manager[FAQEntry]]
 
     class Meta:
         verbose_name = _("FAQ entry")
@@ -32,6 +38,8 @@ class Announcement(models.Model):
     body = models.TextField(_("text"))
     published = models.BooleanField(_("published"), default=True, db_index=True)
     created = models.DateTimeField(_("created"), default=timezone.now, db_index=True)
+
+    objects: ClassVar[models.Manager[Announcement]]  # as FAQEntry's
 
     class Meta:
         verbose_name = _("announcement")

@@ -13,7 +13,24 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from games.history import rating
+# The rating scale the rows start from and are judged by (games/history/rating.py rates on it):
+# a new player's skill belief N(MU, SIGMA^2), shown as the cautious mu - 3 sigma. Here, with the
+# columns whose defaults they are, so the models need nothing of the layers above them.
+MU = 25.0
+SIGMA = MU / 3
+# A rating is provisional until the player has this many rated matches, or while its
+# uncertainty is still high.
+PROVISIONAL_MATCHES = 5
+PROVISIONAL_SIGMA = 7.0
+
+
+def ordinal(mu: float, sigma: float) -> float:
+    """The conservative rating shown in the standings: mu - 3 sigma."""
+    return mu - 3 * sigma
+
+
+def is_provisional(matches: int, sigma: float) -> bool:
+    return matches < PROVISIONAL_MATCHES or sigma > PROVISIONAL_SIGMA
 
 
 class StatsFields(models.Model):
@@ -32,9 +49,9 @@ class StatsFields(models.Model):
     buob_won = models.PositiveIntegerField(
         _("BUOB calls won"), default=0,
         help_text=_("Calls after which the caller's team won the trick."))
-    mu = models.FloatField(_("skill (mu)"), default=rating.MU)
-    sigma = models.FloatField(_("uncertainty (sigma)"), default=rating.SIGMA)
-    rating = models.FloatField(_("rating"), default=rating.Skill().ordinal, db_index=True)
+    mu = models.FloatField(_("skill (mu)"), default=MU)
+    sigma = models.FloatField(_("uncertainty (sigma)"), default=SIGMA)
+    rating = models.FloatField(_("rating"), default=ordinal(MU, SIGMA), db_index=True)
     # The last match counted, in the canonical order (finished, id): record_match keeps every
     # player's matches in that order, so a rebuild from history gives the same numbers.
     last_finished = models.DateTimeField(_("last match finished"), null=True, blank=True)
@@ -45,7 +62,7 @@ class StatsFields(models.Model):
 
     @property
     def provisional(self) -> bool:
-        return rating.is_provisional(self.matches, self.sigma)
+        return is_provisional(self.matches, self.sigma)
 
 
 class PlayerRating(StatsFields):

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import secrets
 import uuid
-from typing import Any
+from datetime import timedelta
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.db import models
@@ -19,6 +20,11 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
+
+if TYPE_CHECKING:
+    from django.db.models.expressions import Combinable
+
+    from accounts.models import User
 
 # No 0/o/1/l/i: an invite code is read aloud and typed by hand. 10 characters of 31 symbols
 # are about 49 bits, far beyond guessing through a rate-limited join.
@@ -172,7 +178,7 @@ class MatchQuerySet(models.QuerySet["Match"]):
         return self.filter(status=MatchStatus.RUNNING)
 
 
-def _player(index: int) -> models.ForeignKey:
+def _player(index: int) -> models.ForeignKey[User | Combinable, User]:
     # Who sat at engine seat <index> for the whole match (seats are fixed for a match, RULES
     # §3). Kept on the match rather than read from Seat so the room can be re-seated later
     # without rewriting history.
@@ -494,6 +500,16 @@ class RoundAction(models.Model):
         if not self._state.adding:
             raise TypeError("RoundAction is an append-only log; rows are never updated.")
         super().save(*args, **kwargs)
+
+
+# A socket row (a table's Connection, a tab's SitePresence) counts as live while its heartbeat
+# is this recent: a connection whose process died stops refreshing last_seen, and after this it
+# counts as away. Kept with the rows it judges, so the services and talk's presence read one
+# figure (games/services/presence.py, games/talk/online.py).
+PRESENCE_TIMEOUT = timedelta(seconds=75)
+# A row whose socket has not pinged for this long belongs to a process that died without
+# cleaning up (a live client pings every 30 s): the purges remove it.
+STALE_AFTER = 4 * PRESENCE_TIMEOUT
 
 
 class Connection(models.Model):

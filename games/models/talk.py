@@ -8,12 +8,18 @@ that moment; a hidden message stays stored (for the report that led to it) but i
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games.models.table import Match, Room
+
+# The longest message a player may say (games/talk/speech.py refuses longer; the panel's counter
+# shows it, games/text/talk.py).
+MAX_CHARS = 200
 
 
 class TalkAudience(models.TextChoices):
@@ -31,6 +37,10 @@ class QuickPhrase(models.Model):
     order = models.PositiveIntegerField(_("order"), default=0, db_index=True)
     active = models.BooleanField(_("in the palette"), default=True)
 
+    # Declared: modeltranslation swaps in a manager class built at run time, which the type
+    # checker cannot name (it is a Manager of this model all the same).
+    objects: ClassVar[models.Manager[QuickPhrase]]
+
     class Meta:
         verbose_name = _("quick phrase")
         verbose_name_plural = _("quick phrases")
@@ -38,6 +48,18 @@ class QuickPhrase(models.Model):
 
     def __str__(self) -> str:
         return self.text
+
+    def texts(self) -> dict[str, str]:
+        """The phrase in every language (the English one where a translation is missing)."""
+        english = getattr(self, "text_en", None) or self.text
+        return {code: getattr(self, f"text_{code}", None) or english
+                for code, _name in settings.LANGUAGES}
+
+    @classmethod
+    def palette(cls, language: str) -> list[dict[str, str]]:
+        """The active phrases, in `language`, in the palette's order."""
+        return [{"key": p.key, "text": p.texts()[language]}
+                for p in cls.objects.filter(active=True)]
 
 
 class TalkMessage(models.Model):
@@ -51,7 +73,7 @@ class TalkMessage(models.Model):
     author = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("author"),
                                on_delete=models.CASCADE, related_name="talk")
     seat = models.PositiveSmallIntegerField(_("seat"), null=True, blank=True)
-    text = models.CharField(_("text"), max_length=200, blank=True)
+    text = models.CharField(_("text"), max_length=MAX_CHARS, blank=True)
     phrase = models.ForeignKey(QuickPhrase, verbose_name=_("quick phrase"), null=True,
                                blank=True, on_delete=models.PROTECT, related_name="+")
     version = models.PositiveIntegerField(_("table version"))

@@ -17,7 +17,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from games.engine.options import Options
-from games.models import Connection, Room, Round, Seat
+from games.models import STALE_AFTER, Connection, Room, Round, Seat
 from games.services import bot_wakeups, outbox, sql
 from games.services.lobby import owner_blocked
 from games.services.table import PRESENCE_TIMEOUT
@@ -34,9 +34,8 @@ __all__ = ["MAX_SOCKETS_PER_ROOM", "MAX_SOCKETS_PER_USER", "PRESENCE_TIMEOUT", "
 # two, never by hundreds.
 MAX_SOCKETS_PER_ROOM = 8
 MAX_SOCKETS_PER_USER = 20
-# A row whose socket has not pinged for this long belongs to a process that died without
-# cleaning up (a live client pings every 30 s): purge_stale_connections removes it.
-STALE_AFTER = 4 * PRESENCE_TIMEOUT
+# STALE_AFTER (games/models/table.py): a row silent that long belongs to a process that died
+# without cleaning up; purge_stale_connections removes it.
 # A closed row (the away clock) is kept this long after its socket closed, then purged.
 CLOSED_KEPT = timedelta(days=7)
 

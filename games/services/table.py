@@ -35,6 +35,7 @@ from games.engine.codec import buob_public, trick_row_cards
 from games.engine.events import BuobRefused
 from games.engine.options import Options
 from games.history import standings
+from games.models import PRESENCE_TIMEOUT as PRESENCE_TIMEOUT
 from games.models import Match, MatchStatus, NarrDebt, Room, Round, Trick
 from games.services import bot_seats, bot_wakeups, outbox, sql, wakeups
 from games.services.errors import ServiceError
@@ -42,8 +43,9 @@ from games.services.match_sheet import deals_of
 from games.services.snapshot import SeatInfo, TableSnapshot, lobby_state
 from games.services.sql import SeatRow
 
-# A connection whose process died stops refreshing last_seen; after this it counts as away.
-PRESENCE_TIMEOUT = timedelta(seconds=75)
+# PRESENCE_TIMEOUT (imported above, re-exported): a connection whose process died stops
+# refreshing last_seen; after it the connection counts as away. The socket rows' figure
+# (games/models/table.py), which talk's site presence reads too.
 
 # The action log's kind for a public refusal (RULES.md §8): the refused engine action is in
 # its payload with the code, `{"action": {"type": "call_buob", "suit": "S"}, "code": ...}`.

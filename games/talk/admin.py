@@ -47,19 +47,19 @@ def replay_link(message: TalkMessage) -> SafeString | str:
     return format_html('<a href="{}">{}</a>', url, label)
 
 
-class _Moderate:
+class _Moderate(admin.ModelAdmin[Any]):
     """The actions every talk list shares, for staff who may change talk messages."""
 
     def has_moderate_permission(self, request: HttpRequest) -> bool:
         return bool(request.user.has_perm("games.change_talkmessage"))
 
     def _messages(self, queryset: QuerySet[Any]) -> QuerySet[TalkMessage]:
-        return queryset  # type: ignore[return-value]
+        return queryset
 
     def _hide(self, request: HttpRequest, queryset: QuerySet[Any]) -> None:
         count = sum(moderation.hide(m, request.user)
                     for m in self._messages(queryset).select_related("room"))
-        self.message_user(  # type: ignore[attr-defined]
+        self.message_user(
             request, ngettext("%(count)d message hidden.", "%(count)d messages hidden.", count)
             % {"count": count}, messages.SUCCESS)
 
@@ -67,14 +67,14 @@ class _Moderate:
         authors = set(self._messages(queryset).values_list("author_id", flat=True))
         for author in authors:
             moderation.suspend(author, days, str(_("suspended from the admin")))
-        self.message_user(  # type: ignore[attr-defined]
+        self.message_user(
             request, ngettext("%(count)d user's talk suspended.",
                               "%(count)d users' talk suspended.", len(authors))
             % {"count": len(authors)}, messages.SUCCESS)
 
 
 @admin.register(TalkMessage)
-class TalkMessageAdmin(_Moderate, admin.ModelAdmin):
+class TalkMessageAdmin(_Moderate, admin.ModelAdmin[TalkMessage]):
     list_display = ("pk", "room", "author", "audience", "text_shown", "deal", "trick",
                     "created", "hidden")
     list_filter = ("audience", ("hidden", admin.EmptyFieldListFilter), "created")
@@ -115,7 +115,7 @@ class TalkMessageAdmin(_Moderate, admin.ModelAdmin):
 
 
 @admin.register(TalkReport)
-class TalkReportAdmin(_Moderate, admin.ModelAdmin):
+class TalkReportAdmin(_Moderate, admin.ModelAdmin[TalkReport]):
     list_display = ("pk", "reported_text", "author", "reporter", "created", "resolved",
                     "replay")
     list_filter = ("resolved", "created")
@@ -171,7 +171,7 @@ class TalkReportAdmin(_Moderate, admin.ModelAdmin):
 
 
 @admin.register(TalkSuspension)
-class TalkSuspensionAdmin(admin.ModelAdmin):
+class TalkSuspensionAdmin(admin.ModelAdmin[TalkSuspension]):
     list_display = ("user", "until", "reason", "created")
     list_filter = ("until",)
     search_fields = ("user__username",)
@@ -179,7 +179,7 @@ class TalkSuspensionAdmin(admin.ModelAdmin):
 
 
 @admin.register(TalkMute)
-class TalkMuteAdmin(admin.ModelAdmin):
+class TalkMuteAdmin(admin.ModelAdmin[TalkMute]):
     """Each player's own choice: staff may look (a harassment report), not choose for them."""
 
     list_display = ("user", "muted", "created")
@@ -194,14 +194,14 @@ class TalkMuteAdmin(admin.ModelAdmin):
 
 
 @admin.register(QuickPhrase)
-class QuickPhraseAdmin(TabbedTranslationAdmin):
+class QuickPhraseAdmin(TabbedTranslationAdmin[QuickPhrase]):
     list_display = ("key", "text", "order", "active")
     list_editable = ("order", "active")
     search_fields = ("key", "text")
 
 
 @admin.register(BlockedWord)
-class BlockedWordAdmin(admin.ModelAdmin):
+class BlockedWordAdmin(admin.ModelAdmin[BlockedWord]):
     list_display = ("word", "language")
     list_filter = ("language",)
     search_fields = ("word",)

@@ -12,8 +12,8 @@ from django.db.models import Q
 
 from accounts.models import User
 from games.models import Block, FriendRequest, Friendship, Notification
-from games.services.errors import ServiceError
 from games.talk import hooks
+from games.talk.errors import TalkError
 
 __all__ = ["block", "blocked_by_me", "blocked_either_way", "is_blocked_either_way", "unblock"]
 
@@ -38,10 +38,10 @@ def blocked_by_me(user: Any) -> list[User]:
 
 def _target(user: Any, target_id: int) -> User:
     if target_id == user.pk:
-        raise ServiceError("CANNOT_TARGET_SELF")
+        raise TalkError("CANNOT_TARGET_SELF")
     target = User.objects.filter(pk=target_id, is_bot=False, anonymised_at__isnull=True).first()
     if target is None:
-        raise ServiceError("PLAYER_NOT_FOUND")
+        raise TalkError("PLAYER_NOT_FOUND")
     return target
 
 

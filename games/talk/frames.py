@@ -21,9 +21,7 @@ HISTORY_LENGTH = 50
 
 def phrase_texts(phrase: QuickPhrase) -> dict[str, str]:
     """A phrase in every language (the English one where a translation is missing)."""
-    english = getattr(phrase, "text_en", None) or phrase.text
-    return {code: getattr(phrase, f"text_{code}", None) or english
-            for code, _ in settings.LANGUAGES}
+    return phrase.texts()
 
 
 def payload_of(message: TalkMessage) -> dict[str, Any]:
@@ -52,8 +50,7 @@ def for_reader(payload: dict[str, Any], language: str, trusted: set[int]) -> dic
 
 def palette(language: str) -> list[dict[str, str]]:
     """The active quick phrases, in `language`, in the palette's order."""
-    return [{"key": p.key, "text": phrase_texts(p)[language]}
-            for p in QuickPhrase.objects.filter(active=True)]
+    return QuickPhrase.palette(language)
 
 
 def audiences_for(seat: int | None) -> tuple[str, ...]:

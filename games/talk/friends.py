@@ -13,9 +13,9 @@ from django.db.models.functions import Lower
 
 from accounts.models import User
 from games.models import FriendRequest, Friendship, NoticeKind
-from games.services.errors import ServiceError
 from games.talk import hooks, notifications
 from games.talk.blocks import is_blocked_either_way
+from games.talk.errors import TalkError
 
 __all__ = ["SENT_PER_HOUR", "accept", "are_friends", "cancel", "check_rate", "decline",
            "friend_ids", "friends_of", "requests_in", "requests_out", "search_players",
@@ -75,16 +75,16 @@ def check_rate(user: Any) -> None:
     sent = notifications.sent_recently(user, (NoticeKind.FRIEND_REQUEST, NoticeKind.INVITE),
                                        timedelta(hours=1))
     if sent >= SENT_PER_HOUR:
-        raise ServiceError("TOO_MANY_INVITATIONS")
+        raise TalkError("TOO_MANY_INVITATIONS")
 
 
 def _player(user: Any, target_id: int) -> User:
     if target_id == user.pk:
-        raise ServiceError("CANNOT_TARGET_SELF")
+        raise TalkError("CANNOT_TARGET_SELF")
     target = User.objects.filter(pk=target_id, is_active=True, is_bot=False,
                                  anonymised_at__isnull=True).first()
     if target is None:
-        raise ServiceError("PLAYER_NOT_FOUND")
+        raise TalkError("PLAYER_NOT_FOUND")
     return target
 
 
@@ -93,14 +93,14 @@ def send_request(user: Any, target_id: int) -> bool:
     accepts their request instead. True if the two are friends now."""
     target = _player(user, target_id)
     if is_blocked_either_way(user.pk, target.pk):
-        raise ServiceError("PLAYER_BLOCKED")
+        raise TalkError("PLAYER_BLOCKED")
     if are_friends(user.pk, target.pk):
-        raise ServiceError("ALREADY_FRIENDS")
+        raise TalkError("ALREADY_FRIENDS")
     if FriendRequest.objects.filter(sender=target, recipient=user).exists():
         accept(user, target.pk)
         return True
     if FriendRequest.objects.filter(sender=user, recipient=target).exists():
-        raise ServiceError("FRIEND_REQUEST_PENDING")
+        raise TalkError("FRIEND_REQUEST_PENDING")
     check_rate(user)
     with transaction.atomic():
         _, created = FriendRequest.objects.get_or_create(sender=user, recipient=target)
@@ -116,10 +116,10 @@ def accept(user: Any, sender_id: int) -> User:
                    .filter(sender_id=sender_id, recipient=user).select_related("sender")
                    .first())
         if request is None:
-            raise ServiceError("NO_FRIEND_REQUEST")
+            raise TalkError("NO_FRIEND_REQUEST")
         sender = request.sender
         if is_blocked_either_way(user.pk, sender.pk):
-            raise ServiceError("PLAYER_BLOCKED")
+            raise TalkError("PLAYER_BLOCKED")
         FriendRequest.objects.filter(Q(sender=sender, recipient=user)
                                      | Q(sender=user, recipient=sender)).delete()
         Friendship.objects.bulk_create(
@@ -135,19 +135,19 @@ def accept(user: Any, sender_id: int) -> User:
 def decline(user: Any, sender_id: int) -> None:
     deleted, _ = FriendRequest.objects.filter(sender_id=sender_id, recipient=user).delete()
     if not deleted:
-        raise ServiceError("NO_FRIEND_REQUEST")
+        raise TalkError("NO_FRIEND_REQUEST")
 
 
 def cancel(user: Any, recipient_id: int) -> None:
     deleted, _ = FriendRequest.objects.filter(sender=user, recipient_id=recipient_id).delete()
     if not deleted:
-        raise ServiceError("NO_FRIEND_REQUEST")
+        raise TalkError("NO_FRIEND_REQUEST")
 
 
 def unfriend(user: Any, friend_id: int) -> None:
     deleted, _ = Friendship.objects.filter(Q(user=user, friend_id=friend_id)
                                            | Q(user_id=friend_id, friend=user)).delete()
     if not deleted:
-        raise ServiceError("NOT_FRIENDS")
+        raise TalkError("NOT_FRIENDS")
     hooks.mutes_changed(user.pk)
     hooks.mutes_changed(friend_id)

@@ -14,9 +14,9 @@ from django.utils import translation
 
 from accounts.models import User
 from games.models import NoticeKind, Room, Seat
-from games.services.errors import ServiceError
 from games.talk import notifications
 from games.talk.blocks import is_blocked_either_way
+from games.talk.errors import TalkError
 from games.talk.friends import are_friends, check_rate, friends_of
 from games.talk.online import online_ids
 
@@ -33,9 +33,9 @@ def invite_link(room: Room, base_url: str) -> str:
 
 def _check_inviter(user: Any, room: Room) -> None:
     if not room.is_open:
-        raise ServiceError("ROOM_CLOSED")
+        raise TalkError("ROOM_CLOSED")
     if not Seat.objects.filter(room=room, user=user).exists():
-        raise ServiceError("NOT_SEATED")
+        raise TalkError("NOT_SEATED")
 
 
 def invitable_friends(user: Any, room: Room) -> list[User]:
@@ -53,13 +53,13 @@ def invite(user: Any, room: Room, friend_id: int, base_url: str) -> User:
     _check_inviter(user, room)
     friend = User.objects.filter(pk=friend_id, is_active=True, is_bot=False).first()
     if friend is None:
-        raise ServiceError("PLAYER_NOT_FOUND")
+        raise TalkError("PLAYER_NOT_FOUND")
     if friend.pk == user.pk:
-        raise ServiceError("CANNOT_TARGET_SELF")
+        raise TalkError("CANNOT_TARGET_SELF")
     if is_blocked_either_way(user.pk, friend.pk):
-        raise ServiceError("PLAYER_BLOCKED")
+        raise TalkError("PLAYER_BLOCKED")
     if not are_friends(user.pk, friend.pk):
-        raise ServiceError("NOT_FRIENDS")
+        raise TalkError("NOT_FRIENDS")
     check_rate(user)
     with transaction.atomic():
         notifications.notify(friend.pk, NoticeKind.INVITE, user, room)

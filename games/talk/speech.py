@@ -29,11 +29,11 @@ from games.models import (
     TalkSuspension,
     Trick,
 )
+from games.models.talk import MAX_CHARS
 from games.talk import hooks
 from games.talk.errors import TalkError
 from games.talk.frames import payload_of
 
-MAX_CHARS = 200
 # At most RATE_COUNT messages per RATE_WINDOW per user and room. Counted on the stored rows,
 # so every ASGI process of the distributed mode sees the same count.
 RATE_COUNT = 5

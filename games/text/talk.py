@@ -8,8 +8,10 @@ from typing import Any
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from games.talk.frames import palette
-from games.talk.speech import MAX_CHARS
+# The limit and the palette are the talk rows' (games/models/talk.py): text and talk are
+# neighbours in the layers and never import each other.
+from games.models import QuickPhrase
+from games.models.talk import MAX_CHARS
 
 
 def talk_words() -> dict[str, Any]:
@@ -35,5 +37,5 @@ def talk_words() -> dict[str, Any]:
         "silent": _("This is a silent table: no talk."),
         "phrases_only": _("Only the quick phrases may be said at this table."),
         "max": MAX_CHARS,
-        "palette": palette(language),
+        "palette": QuickPhrase.palette(language),
     }

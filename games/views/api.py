@@ -31,8 +31,8 @@ from accounts.backends import was_rate_limited
 from accounts.validators import is_plain_text
 from games import services
 from games.engine.errors import ErrorCode, OptionsError, TroccasError
+from games.engine.json_depth import too_deep
 from games.engine.options import Options
-from games.live.protocol import too_deep
 from games.models import MatchStatus, Room
 from games.services.rooms import with_default_turn_timer
 from games.text.errors import message_for

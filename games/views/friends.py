@@ -96,7 +96,7 @@ def _act(request: HttpRequest, action: Callable[[Any, int], Any], done: str) -> 
         if target is None:
             raise ServiceError("PLAYER_NOT_FOUND")
         action(request.user, target)
-    except ServiceError as exc:
+    except TroccasError as exc:
         messages.error(request, message_for(exc.code))
     else:
         messages.success(request, done)
@@ -111,7 +111,7 @@ def send_request(request: HttpRequest) -> HttpResponse:
         if target is None:
             raise ServiceError("PLAYER_NOT_FOUND")
         now_friends = friends.send_request(request.user, target)
-    except ServiceError as exc:
+    except TroccasError as exc:
         messages.error(request, message_for(exc.code))
     else:
         messages.success(request, _("You are friends now.") if now_friends
@@ -183,7 +183,7 @@ def invite(request: HttpRequest, code: str) -> HttpResponse:
             raise ServiceError("PLAYER_NOT_FOUND")
         friend = invitations.invite(request.user, room, target,
                                     request.build_absolute_uri("/"))
-    except ServiceError as exc:
+    except TroccasError as exc:
         messages.error(request, message_for(exc.code))
     else:
         messages.success(request, _("%(name)s has been invited to this table.")

@@ -30,7 +30,7 @@ from .test_i18n import LANGUAGES, ROOT, po_entries
 
 CODES = sorted(ErrorCode)
 # Calls whose first argument is an error code.
-CODE_CALLS = {"RuleError", "ServiceError", "ProtocolError", "ApiError", "TroccasError",
+CODE_CALLS = {"RuleError", "ServiceError", "TalkError", "ProtocolError", "ApiError", "TroccasError",
               "ErrorCode", "_send_error", "message_for"}
 UPPER_SNAKE = re.compile(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*$")
 # Upper-case string literals in games/ that are not error codes: phases, card ids, HTTP

@@ -14,8 +14,8 @@ from django.urls import reverse
 from accounts.bots import bot_account
 from games import services
 from games.models import Block, FriendRequest, Friendship, Notification, Room
-from games.services.errors import ServiceError
 from games.talk import blocks, friends, invitations, notifications
+from games.talk.errors import TalkError
 from tests.games.tables import must, submit
 
 pytestmark = pytest.mark.django_db
@@ -23,7 +23,7 @@ BASE = "http://testserver/"
 
 
 def refused(code: str, func: Any, *args: Any) -> None:
-    with pytest.raises(ServiceError) as caught:
+    with pytest.raises(TalkError) as caught:
         func(*args)
     assert caught.value.code == code
 
