@@ -7,13 +7,18 @@ Because every log-in — the site's page, the JSON API, the admin's own log-in p
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth.backends import ModelBackend
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest
 
 from accounts import ratelimit
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser
+
+    from accounts.models import User
 
 # Set on the request when its attempt was refused unchecked, so a form can say why.
 RATE_LIMITED_FLAG = "_troccas_login_rate_limited"
@@ -28,13 +33,13 @@ def was_rate_limited(request: HttpRequest | None) -> bool:
 
 
 class RateLimitedModelBackend(ModelBackend):
-    def user_can_authenticate(self, user: Any) -> bool:
+    def user_can_authenticate(self, user: User | AnonymousUser | None) -> bool:
         # A bot account (User.is_bot) plays through the services only: no password, no
         # session, whatever is stored on its row.
         return not getattr(user, "is_bot", False) and super().user_can_authenticate(user)
 
     def authenticate(self, request: HttpRequest | None, username: str | None = None,
-                     password: str | None = None, **kwargs: Any) -> Any:
+                     password: str | None = None, **kwargs: Any) -> User | None:
         if request is None or not username:
             # No request (a management command, the test client's login()): nothing to
             # count against; Django's own checks still apply.

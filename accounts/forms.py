@@ -3,7 +3,7 @@ each form speaks the player's language, Romansh included (Django has no Romansh 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from django import forms
 from django.conf import settings
@@ -18,6 +18,19 @@ from .backends import was_rate_limited
 from .models import User
 from .validators import validate_plain_text
 
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
+
+    # django-stubs makes these forms generic in their user model; Django's classes take no
+    # subscript at run time, so the parameter is for the type checker alone.
+    _UserCreationForm = auth_forms.UserCreationForm[User]
+    _UserModelForm = forms.ModelForm[User]
+    _SetPasswordForm = auth_forms.SetPasswordForm[User]
+else:
+    _UserCreationForm = auth_forms.UserCreationForm
+    _UserModelForm = forms.ModelForm
+    _SetPasswordForm = auth_forms.SetPasswordForm
+
 REQUIRED = _("This field is required.")
 
 
@@ -28,11 +41,16 @@ def translate_required(form: forms.BaseForm) -> None:
             field.error_messages["invalid"] = _("Enter a valid email address.")
 
 
-def language_choices() -> list[tuple[str, str]]:
+def _choice_field(form: forms.BaseForm, name: str) -> forms.ChoiceField:
+    # A model field with choices makes a (typed) choice field; BaseForm.fields only says Field.
+    return cast(forms.ChoiceField, form.fields[name])
+
+
+def language_choices() -> list[tuple[str, StrOrPromise]]:
     return [(code, name) for code, name in settings.LANGUAGES]
 
 
-class SignUpForm(auth_forms.UserCreationForm):
+class SignUpForm(_UserCreationForm):
     error_messages = {"password_mismatch": _("The two passwords do not match.")}
 
     password1 = forms.CharField(
@@ -62,7 +80,7 @@ class SignUpForm(auth_forms.UserCreationForm):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields.pop("usable_password", None)
-        language = self.fields["preferred_language"]
+        language = _choice_field(self, "preferred_language")
         language.choices = language_choices()
         language.required = True
         language.initial = get_language()
@@ -71,9 +89,10 @@ class SignUpForm(auth_forms.UserCreationForm):
         self.fields["display_name"].validators.append(validate_plain_text)
         translate_required(self)
 
-    def clean_username(self) -> str | None:
+    # django-stubs says str, but Django returns None for a name differing only in case.
+    def clean_username(self) -> str | None:  # type: ignore[override]
         # Django's UserCreationForm also refuses names differing only in case (returns None).
-        username = super().clean_username()
+        username = cast("str | None", super().clean_username())
         if username is None:
             return None
         # Reserved for anonymised accounts (User.anonymise), so a new player can never
@@ -122,7 +141,7 @@ class AdminLoginForm(LoginForm, AdminAuthenticationForm):
                       "rate_limited": LoginForm.error_messages["rate_limited"]}
 
 
-class ProfileForm(forms.ModelForm):
+class ProfileForm(_UserModelForm):
     class Meta:
         model = User
         fields = ("display_name", "email", "preferred_language", "table_sounds", "invite_emails")
@@ -136,7 +155,7 @@ class ProfileForm(forms.ModelForm):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        language = self.fields["preferred_language"]
+        language = _choice_field(self, "preferred_language")
         language.choices = language_choices()
         language.required = True
         self.fields["display_name"].validators.append(validate_plain_text)
@@ -158,7 +177,7 @@ class PasswordChangeForm(auth_forms.PasswordChangeForm):
         translate_required(self)
 
 
-class SetPasswordForm(auth_forms.SetPasswordForm):
+class SetPasswordForm(_SetPasswordForm):
     error_messages = {"password_mismatch": _("The two passwords do not match.")}
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -189,7 +208,7 @@ class DeleteAccountForm(forms.Form):
         translate_required(self)
 
     def clean_password(self) -> str:
-        password = self.cleaned_data["password"]
+        password: str = self.cleaned_data["password"]
         if not self.user.check_password(password):
             raise forms.ValidationError(
                 _("Your password is not correct."), code="password_incorrect"

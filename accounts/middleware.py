@@ -3,10 +3,19 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING, Literal, cast
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.utils import translation
+
+if TYPE_CHECKING:  # for the annotations only: this module is loaded with the middleware
+    from django.contrib.auth.models import AnonymousUser
+
+    from .models import User
+
+# The values Django accepts for a cookie's SameSite attribute.
+SameSite = Literal["Lax", "Strict", "None", False] | None
 
 
 class UserLanguageMiddleware:
@@ -37,7 +46,8 @@ class UserLanguageMiddleware:
 
 
 def preferred_language(request: HttpRequest) -> str:
-    user = getattr(request, "user", None)
+    # No user before AuthenticationMiddleware has run (a response made by an earlier one).
+    user: User | AnonymousUser | None = getattr(request, "user", None)
     if user is None or not user.is_authenticated:
         return ""
     language = user.preferred_language
@@ -53,6 +63,7 @@ def set_language_cookie(response: HttpResponse, language: str) -> HttpResponse:
         domain=settings.LANGUAGE_COOKIE_DOMAIN,
         secure=settings.LANGUAGE_COOKIE_SECURE,
         httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
-        samesite=settings.LANGUAGE_COOKIE_SAMESITE,
+        # The settings module assigns a plain "Lax", read as str; Django accepts only these.
+        samesite=cast(SameSite, settings.LANGUAGE_COOKIE_SAMESITE),
     )
     return response

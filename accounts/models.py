@@ -6,7 +6,7 @@ so seats, matches and the action log keep pointing at it and history stays intac
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar, Self
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser, UserManager
@@ -76,9 +76,13 @@ class User(AbstractUser):
     is_bot = models.BooleanField(_("bot"), default=False, editable=False)
     bot_level = models.CharField(_("bot level"), max_length=8, blank=True, editable=False)
 
-    objects = UserManager()
+    # Set by AbstractBaseUser.set_password() and read in save(); django-stubs does not declare it.
+    _password: str | None
 
-    class Meta(AbstractUser.Meta):
+    objects: ClassVar[UserManager[Self]] = UserManager()
+
+    # django-stubs declares no Meta on AbstractUser; Django's own docs inherit it like this.
+    class Meta(AbstractUser.Meta):  # type: ignore[name-defined,misc]
         swappable = "AUTH_USER_MODEL"
         verbose_name = _("user")
         verbose_name_plural = _("users")

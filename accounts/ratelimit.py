@@ -38,7 +38,7 @@ def is_blocked(request: HttpRequest, username: str) -> bool:
     limits = settings.LOGIN_RATE_LIMIT
     user_key, ip_key = _keys(request, username)
     counts = cache.get_many([user_key, ip_key])
-    return (
+    return bool(
         counts.get(user_key, 0) >= limits["per_user"]
         or counts.get(ip_key, 0) >= limits["per_ip"]
     )

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import hashlib
 from importlib import import_module
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -24,6 +24,9 @@ from django.dispatch import Signal
 from django.utils import timezone
 
 from troccas_site.prepared import prepared_cursor
+
+if TYPE_CHECKING:
+    from django.contrib.sessions.backends.base import SessionBase
 
 # Sent (after commit) when an account's password changes or the account is deleted: every
 # session signed in with the old credentials is over. Arguments: `user`.
@@ -76,6 +79,6 @@ def still_signed_in(user_id: int, password: str, session_key: str | None) -> boo
         with prepared_cursor() as cur:
             cur.execute(_statement(), [user_id, password, session_key, now])
             return cur.fetchone() is not None
-    store: Any = import_module(settings.SESSION_ENGINE).SessionStore()
+    store: SessionBase = import_module(settings.SESSION_ENGINE).SessionStore()
     return store.exists(session_key) and get_user_model().objects.filter(
         pk=user_id, is_active=True, password=password).exists()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from django.conf import settings
@@ -11,7 +11,8 @@ from django.contrib.auth import login, logout
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.mixins import LoginRequiredMixin
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.db.models import QuerySet
+from django.http import HttpRequest, HttpResponse, HttpResponseBase, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.urls import reverse, reverse_lazy, translate_url
 from django.utils import translation
@@ -26,6 +27,16 @@ from django.views.i18n import set_language as django_set_language
 from . import forms
 from .middleware import set_language_cookie
 from .models import User
+from .signed_in import signed_in_user
+
+if TYPE_CHECKING:
+    # django-stubs makes the generic views generic in their form (and model); Django's take no
+    # subscript at run time, so the parameters are for the type checker alone.
+    _SignUpBase = FormView[forms.SignUpForm]
+    _ProfileBase = UpdateView[User, forms.ProfileForm]
+else:
+    _SignUpBase = FormView
+    _ProfileBase = UpdateView
 
 
 def in_language(url: str, language: str) -> str:
@@ -33,11 +44,11 @@ def in_language(url: str, language: str) -> str:
     return translate_url(url, language) if language else url
 
 
-class SignUpView(FormView):
+class SignUpView(_SignUpBase):
     template_name = "accounts/signup.html"
     form_class = forms.SignUpForm
 
-    def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+    def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
         if request.user.is_authenticated:
             return redirect("games:home")
         return super().dispatch(request, *args, **kwargs)
@@ -64,20 +75,23 @@ class LoginView(auth_views.LoginView):
     redirect_authenticated_user = True
 
     def get_success_url(self) -> str:
-        # Land in the player's own language straight away, not one redirect later.
-        return in_language(super().get_success_url(), self.request.user.preferred_language)
+        # Land in the player's own language straight away, not one redirect later. Asked only
+        # once the form is valid, so the player is signed in.
+        return in_language(super().get_success_url(),
+                           signed_in_user(self.request).preferred_language)
 
 
 class LogoutView(auth_views.LogoutView):
-    next_page = reverse_lazy("games:home")
+    # A URL name, which Django resolves when the player logs out (resolve_url).
+    next_page = "games:home"
 
 
-class ProfileView(LoginRequiredMixin, UpdateView):
+class ProfileView(LoginRequiredMixin, _ProfileBase):
     template_name = "accounts/profile.html"
     form_class = forms.ProfileForm
 
-    def get_object(self, queryset: Any = None) -> User:
-        return self.request.user
+    def get_object(self, queryset: QuerySet[User] | None = None) -> User:
+        return signed_in_user(self.request)
 
     def form_valid(self, form: forms.ProfileForm) -> HttpResponse:
         user = form.save()
@@ -126,14 +140,15 @@ class DeleteAccountView(View):
     template_name = "accounts/delete.html"
 
     def get(self, request: HttpRequest) -> HttpResponse:
-        return render(request, self.template_name, {"form": forms.DeleteAccountForm(request.user)})
+        return render(request, self.template_name,
+                      {"form": forms.DeleteAccountForm(signed_in_user(request))})
 
     @method_decorator(sensitive_post_parameters("password"))
     def post(self, request: HttpRequest) -> HttpResponse:
-        form = forms.DeleteAccountForm(request.user, request.POST)
+        user = signed_in_user(request)
+        form = forms.DeleteAccountForm(user, request.POST)
         if not form.is_valid():
             return render(request, self.template_name, {"form": form})
-        user = request.user
         logout(request)
         user.anonymise()
         messages.success(request, _("Your account has been deleted."))

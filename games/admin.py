@@ -4,10 +4,10 @@ included) for staff settling a dispute. The action log is read-only."""
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.contrib import admin, messages
-from django.db.models import Count, QuerySet
+from django.db.models import Count, Model, QuerySet
 from django.http import HttpRequest
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
@@ -15,6 +15,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 from modeltranslation.admin import TabbedTranslationAdmin
 
+from accounts.signed_in import signed_in_user
 from games import services
 from games.models import (
     Announcement,
@@ -38,6 +39,30 @@ from games.models import (
     Trick,
 )
 
+if TYPE_CHECKING:
+    from typing import TypedDict
+
+    from django_stubs_ext import StrOrPromise, WithAnnotations
+
+    # django-stubs makes the admin classes generic in their model; Django's take no subscript
+    # at run time, so the parameters are for the type checker alone. The read-only base serves
+    # every game model, hence Any there.
+    _ModelAdmin = admin.ModelAdmin[Any]
+    _ConnectionAdmin = admin.ModelAdmin[Connection]
+    _SeatInline = admin.TabularInline[Seat, Room]
+    _RoundInline = admin.TabularInline[Round, Match]
+    _TrickInline = admin.TabularInline[Trick, Round]
+    _FAQEntryAdmin = TabbedTranslationAdmin[FAQEntry]
+    _AnnouncementAdmin = TabbedTranslationAdmin[Announcement]
+
+    class _SeatCount(TypedDict):
+        # RoomAdmin.get_queryset's annotation.
+        _seat_count: int
+else:
+    _ModelAdmin = _ConnectionAdmin = admin.ModelAdmin
+    _SeatInline = _RoundInline = _TrickInline = admin.TabularInline
+    _FAQEntryAdmin = _AnnouncementAdmin = TabbedTranslationAdmin
+
 
 def pretty_json(value: Any) -> SafeString:
     return format_html(
@@ -50,7 +75,7 @@ class StaffViewMixin:
     """Any active staff member may look at every game table (to settle disputes); changing
     one still needs the model permission."""
 
-    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+    def has_view_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return bool(request.user.is_active and request.user.is_staff)
 
     def has_module_permission(self, request: HttpRequest) -> bool:
@@ -62,17 +87,17 @@ class NoWrites:
     or deletes one through a form. Staff act through the admin actions, which call the
     services, so the version moves, the action is logged and the players' tables learn of it."""
 
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+    def has_add_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+    def has_change_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+    def has_delete_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
 
-class ReadOnlyAdmin(NoWrites, StaffViewMixin, admin.ModelAdmin):
+class ReadOnlyAdmin(NoWrites, StaffViewMixin, _ModelAdmin):
     """Rows nobody edits by hand: game rows, the append-only action log and what is derived
     from history."""
 
@@ -87,7 +112,8 @@ class OpenFilter(admin.SimpleListFilter):
     title = _("state")
     parameter_name = "state"
 
-    def lookups(self, request: HttpRequest, model_admin: admin.ModelAdmin) -> list[tuple[str, str]]:
+    def lookups(self, request: HttpRequest,
+                model_admin: admin.ModelAdmin[Room]) -> list[tuple[str, StrOrPromise]]:
         return [("open", _("Open")), ("closed", _("Closed"))]
 
     def queryset(self, request: HttpRequest, queryset: QuerySet[Room]) -> QuerySet[Room]:
@@ -98,7 +124,7 @@ class OpenFilter(admin.SimpleListFilter):
         return queryset
 
 
-class SeatInline(NoWrites, admin.TabularInline):
+class SeatInline(NoWrites, _SeatInline):
     model = Seat
     extra = 0
     fields = ("user", "team", "index", "joined")
@@ -118,12 +144,14 @@ class RoomAdmin(ReadOnlyAdmin):
     actions = ["close_rooms"]
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Room]:
-        return super().get_queryset(request).select_related("owner").annotate(
+        # The shared read-only base is typed for any model; this one lists rooms.
+        rooms: QuerySet[Room] = super().get_queryset(request)
+        return rooms.select_related("owner").annotate(
             _seat_count=Count("seats")
         )
 
     @admin.display(description=_("seats"), ordering="_seat_count")
-    def seat_count(self, obj: Room) -> int:
+    def seat_count(self, obj: WithAnnotations[Room, _SeatCount]) -> int:
         return obj._seat_count
 
     @admin.display(description=_("house rules (as stored)"))
@@ -134,7 +162,9 @@ class RoomAdmin(ReadOnlyAdmin):
     def close_rooms(self, request: HttpRequest, queryset: QuerySet[Room]) -> None:
         # Through the services, one room at a time, as its owner would: the version moves, the
         # action is logged and the players' tables learn of it.
-        count = sum(services.staff_close_room(room, request.user)
+        # The admin lets only signed-in staff reach an action.
+        staff = signed_in_user(request)
+        count = sum(services.staff_close_room(room, staff)
                     for room in queryset.filter(closed__isnull=True))
         self.message_user(
             request,
@@ -153,7 +183,7 @@ class SeatAdmin(ReadOnlyAdmin):
     list_select_related = ("room", "user")
 
 
-class RoundInline(NoWrites, admin.TabularInline):
+class RoundInline(NoWrites, _RoundInline):
     model = Round
     extra = 0
     fields = ("number", "dealer", "phase", "version", "is_bock", "points_a", "points_b",
@@ -184,7 +214,8 @@ class MatchAdmin(ReadOnlyAdmin):
     @admin.action(description=_("End selected running matches (abandoned)"),
                   permissions=["moderate"])
     def end_matches(self, request: HttpRequest, queryset: QuerySet[Match]) -> None:
-        count = sum(services.staff_end_match(match.room, request.user)
+        staff = signed_in_user(request)
+        count = sum(services.staff_end_match(match.room, staff)
                     for match in queryset.filter(status=MatchStatus.RUNNING)
                     .select_related("room"))
         self.message_user(
@@ -195,7 +226,7 @@ class MatchAdmin(ReadOnlyAdmin):
         )
 
 
-class TrickInline(NoWrites, admin.TabularInline):
+class TrickInline(NoWrites, _TrickInline):
     model = Trick
     extra = 0
     fields = ("number", "leader", "cards", "winner", "buob_call", "completed")
@@ -215,7 +246,7 @@ class RoundAdmin(ReadOnlyAdmin):
     inlines = [TrickInline]
 
     @admin.display(description=_("hands"))
-    def hands(self, obj: Round) -> SafeString | str:
+    def hands(self, obj: Round) -> SafeString | StrOrPromise:
         # Staff only: this is every player's hidden cards, shown to settle disputes.
         # The hands live under the deal in a stored state (games/engine/codec.py); a deal
         # that is over holds none.
@@ -287,7 +318,7 @@ class RoundActionAdmin(ReadOnlyAdmin):
 
 
 @admin.register(Connection)
-class ConnectionAdmin(StaffViewMixin, admin.ModelAdmin):
+class ConnectionAdmin(StaffViewMixin, _ConnectionAdmin):
     """Open websockets: who is at which table right now. Written only by the consumers."""
 
     list_display = ("room", "user", "channel_name", "last_seen", "closed_at")
@@ -299,12 +330,12 @@ class ConnectionAdmin(StaffViewMixin, admin.ModelAdmin):
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+    def has_change_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
 
 @admin.register(FAQEntry)
-class FAQEntryAdmin(TabbedTranslationAdmin):
+class FAQEntryAdmin(_FAQEntryAdmin):
     list_display = ("question", "order", "published")
     list_editable = ("order", "published")
     list_filter = ("published",)
@@ -312,7 +343,7 @@ class FAQEntryAdmin(TabbedTranslationAdmin):
 
 
 @admin.register(Announcement)
-class AnnouncementAdmin(TabbedTranslationAdmin):
+class AnnouncementAdmin(_AnnouncementAdmin):
     list_display = ("title", "published", "created")
     list_filter = ("published", "created")
     search_fields = ("title", "body")

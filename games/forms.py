@@ -7,9 +7,10 @@ owner's house-rule editor between matches.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from django import forms
+from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
@@ -18,6 +19,9 @@ from games.engine.options import Options
 from games.models import Team, Visibility
 from games.services.rooms import DEFAULT_TURN_SECONDS
 from games.text.options import LABELS, describe
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 # One sentence per option: what it changes at the table.
 EXPLANATIONS = {
@@ -44,14 +48,13 @@ def _standard(key: str) -> str:
     return describe(key, Options().to_json()[key])
 
 
-class _StandardHelp:
-    """Help text evaluated in the active language when the form renders."""
+def _standard_help(key: str) -> str:
+    return f"{EXPLANATIONS[key]} {_('Standard:')} {_standard(key)}."
 
-    def __init__(self, key: str) -> None:
-        self.key = key
 
-    def __str__(self) -> str:
-        return f"{EXPLANATIONS[self.key]} {_('Standard:')} {_standard(self.key)}."
+# Help text evaluated in the active language when the form renders: a lazy string, the type
+# a field's help_text takes.
+_lazy_standard_help = lazy(_standard_help, str)
 
 
 def _choices(key: str, values: tuple[Any, ...]) -> list[tuple[Any, Any]]:
@@ -93,8 +96,9 @@ class HouseRulesForm(forms.Form):
         super().__init__(*args, **kwargs)
         for key in self.option_keys:
             field = self.fields[key]
-            field.label = LABELS[key]
-            field.help_text = _StandardHelp(key)
+            # LABELS holds lazy strings (gettext_lazy), typed there as their base class Promise.
+            field.label = cast("StrOrPromise", LABELS[key])
+            field.help_text = _lazy_standard_help(key)
             field.widget.attrs["data-option"] = key
             if key in ("reveal_seconds", "turn_seconds", "stand_in_seconds"):
                 field.widget.attrs["inputmode"] = "numeric"
@@ -102,7 +106,7 @@ class HouseRulesForm(forms.Form):
         self.fields["stand_in_seconds"].widget.attrs.update(min=0, max=600)
 
     def clean_turn_seconds(self) -> int:
-        value = self.cleaned_data["turn_seconds"]
+        value: int = self.cleaned_data["turn_seconds"]
         if value != 0 and value < 15:
             raise forms.ValidationError(
                 _("Enter 0 for no turn timer, or a number from 15 to 120."))

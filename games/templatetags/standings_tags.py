@@ -4,7 +4,7 @@ finished (issue #17; games/history/reliability.py)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django import template
 
@@ -12,11 +12,14 @@ from games.history.reliability import finished_record
 from games.history.replay import rating_chart
 from games.models import PlayerRating, RatingHistory
 
+if TYPE_CHECKING:
+    from accounts.models import User
+
 register = template.Library()
 
 
 @register.inclusion_tag("games/history/rating_panel.html")
-def rating_panel(user: Any) -> dict[str, Any]:
+def rating_panel(user: User) -> dict[str, Any]:
     row = PlayerRating.objects.filter(user=user, matches__gt=0).first()
     points = list(RatingHistory.objects.filter(user=user).order_by("at", "match_id")
                   .values_list("at", "rating"))

@@ -28,6 +28,7 @@ from django.utils.cache import add_never_cache_headers
 from django.views.decorators.csrf import csrf_exempt
 
 from accounts.backends import was_rate_limited
+from accounts.models import User
 from accounts.validators import is_plain_text
 from games import services
 from games.engine.errors import ErrorCode, OptionsError, TroccasError
@@ -139,7 +140,7 @@ def _json_body(request: HttpRequest) -> dict[str, Any]:
     return data
 
 
-def _require_user(request: HttpRequest) -> Any:
+def _require_user(request: HttpRequest) -> User:
     if not request.user.is_authenticated:
         raise ApiError(ErrorCode.NOT_AUTHENTICATED)
     return request.user
@@ -231,8 +232,8 @@ def _create_room(request: HttpRequest) -> JsonResponse:
     # A ServiceError (e.g. INVALID_OPTIONS) answers with its own code and status (`endpoint`).
     room = services.create_room(user, options, name=name, visibility=visibility,
                                 allow_spectators=allow_spectators, take_seat=team)
-    body = {"code": room.code, **room_urls(request, room.code),
-            "room": room_json(request, room, 0 if team is None else 1, False)}
+    body: dict[str, Any] = {"code": room.code, **room_urls(request, room.code),
+                            "room": room_json(request, room, 0 if team is None else 1, False)}
     response = _json(body, 201)
     response["Location"] = body["url"]
     return response
@@ -254,7 +255,10 @@ def _list_rooms(request: HttpRequest) -> JsonResponse:
         .order_by("-created", "-pk")[(page - 1) * ROOMS_PER_PAGE:page * ROOMS_PER_PAGE]
     )
     rooms = [
-        room_json(request, r, r.seats_taken, r.current_match is not None
+        # seats_taken is the annotation above; RoomQuerySet (QuerySet["Room"]) iterates as
+        # plain Room, so the type checker cannot see it.
+        room_json(request, r, r.seats_taken,  # type: ignore[attr-defined]
+                  r.current_match is not None
                   and r.current_match.status == MatchStatus.RUNNING)
         for r in rows
     ]

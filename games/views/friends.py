@@ -6,7 +6,6 @@ and says what happened (or the refusal's translated sentence) on the page it ret
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -18,6 +17,8 @@ from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from accounts.models import User
+from accounts.signed_in import signed_in_user
 from games.engine.errors import TroccasError
 from games.history.reliability import finished_record
 from games.models import Block, FriendRequest, Room
@@ -45,7 +46,7 @@ def _target_id(request: HttpRequest) -> int | None:
 @login_required
 @require_GET
 def friends_page(request: HttpRequest) -> HttpResponse:
-    user = request.user
+    user = signed_in_user(request)
     mine = friends.friends_of(user)
     ids = [f.pk for f in mine]
     here = online.online_ids(ids)
@@ -67,7 +68,7 @@ def friends_page(request: HttpRequest) -> HttpResponse:
 def find_players(request: HttpRequest) -> HttpResponse:
     """Players by name: a part of the username or display name, any case. No e-mail address
     is shown or searched."""
-    user = request.user
+    user = signed_in_user(request)
     query = request.GET.get("q", "")[:40]
     page = Paginator(friends.search_players(query, user), SEARCH_PAGE_SIZE).get_page(
         request.GET.get("page"))
@@ -90,12 +91,12 @@ def find_players(request: HttpRequest) -> HttpResponse:
     })
 
 
-def _act(request: HttpRequest, action: Callable[[Any, int], Any], done: str) -> HttpResponse:
+def _act(request: HttpRequest, action: Callable[[User, int], object], done: str) -> HttpResponse:
     target = _target_id(request)
     try:
         if target is None:
             raise ServiceError("PLAYER_NOT_FOUND")
-        action(request.user, target)
+        action(signed_in_user(request), target)
     except TroccasError as exc:
         messages.error(request, message_for(exc.code))
     else:
@@ -110,7 +111,7 @@ def send_request(request: HttpRequest) -> HttpResponse:
     try:
         if target is None:
             raise ServiceError("PLAYER_NOT_FOUND")
-        now_friends = friends.send_request(request.user, target)
+        now_friends = friends.send_request(signed_in_user(request), target)
     except TroccasError as exc:
         messages.error(request, message_for(exc.code))
     else:
@@ -163,7 +164,7 @@ def unmute(request: HttpRequest) -> HttpResponse:
     try:
         if target is None:
             raise ServiceError("PLAYER_NOT_FOUND")
-        moderation.set_mute(request.user, target, False)
+        moderation.set_mute(signed_in_user(request), target, False)
     except TroccasError as exc:
         messages.error(request, message_for(exc.code))
     else:
@@ -181,7 +182,7 @@ def invite(request: HttpRequest, code: str) -> HttpResponse:
     try:
         if target is None:
             raise ServiceError("PLAYER_NOT_FOUND")
-        friend = invitations.invite(request.user, room, target,
+        friend = invitations.invite(signed_in_user(request), room, target,
                                     request.build_absolute_uri("/"))
     except TroccasError as exc:
         messages.error(request, message_for(exc.code))
@@ -195,7 +196,7 @@ def invite(request: HttpRequest, code: str) -> HttpResponse:
 @require_GET
 def notification_list(request: HttpRequest) -> HttpResponse:
     """The notifications, the latest first; seeing the list marks them read."""
-    user = request.user
+    user = signed_in_user(request)
     rows = [{"notice": n, "text": notifications.text_of(n), "unread": n.read_at is None,
              "link": (n.room.get_absolute_url()
                       if n.room is not None and n.room.is_open else None)}

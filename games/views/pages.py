@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.models import BOT_LEVEL_NAMES
+from accounts.signed_in import signed_in_user
 from games import services
 from games.bots import LEVELS
 from games.forms import CreateRoomForm, HouseRulesForm
@@ -177,7 +178,7 @@ def play_now(request: HttpRequest) -> HttpResponse:
     if level not in LEVELS:
         messages.error(request, message_for("BOT_LEVEL_UNKNOWN"))
         return redirect("games:home")
-    room = services.create_practice_table(request.user, level)
+    room = services.create_practice_table(signed_in_user(request), level)
     return redirect(room)
 
 
@@ -190,7 +191,7 @@ def create_room(request: HttpRequest) -> HttpResponse:
         data = form.cleaned_data
         try:
             room = services.create_room(
-                request.user, form.options(), name=data["name"],
+                signed_in_user(request), form.options(), name=data["name"],
                 visibility=data["visibility"], allow_spectators=data["allow_spectators"],
                 take_seat=data["team"])
         except services.ServiceError:

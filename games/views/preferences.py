@@ -13,6 +13,7 @@ import json
 from django.http import HttpRequest, JsonResponse
 from django.views.decorators.http import require_POST
 
+from accounts.signed_in import signed_in_user
 from games.engine.errors import ErrorCode, TroccasError
 from games.views.api import ApiError, error_response
 
@@ -28,7 +29,7 @@ def table_sounds(request: HttpRequest) -> JsonResponse:
         value = _parse(request)
     except TroccasError as exc:
         return error_response(exc)
-    user = request.user
+    user = signed_in_user(request)  # _parse refused an anonymous visitor
     if user.table_sounds != value:
         user.table_sounds = value
         user.save(update_fields=["table_sounds"])

@@ -17,7 +17,6 @@ from django.contrib.staticfiles import finders
 from django.contrib.staticfiles.storage import staticfiles_storage
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.template.loader import select_template
 from django.utils.functional import Promise
 from django.utils.translation import get_language, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
@@ -284,12 +283,11 @@ def sprite_url() -> str | None:
         return None
 
 
-def _prose_template(page: str) -> object:
-    """The page in the active language, or the English source if no prose exists for it."""
+def _prose_templates(page: str) -> list[str]:
+    """The page in the active language, or the English source if no prose exists for it: the
+    candidates in order, the first that exists is rendered."""
     language = (get_language() or "en").split("-")[0]
-    return select_template(
-        [f"games/rules/{page}_{language}.html", f"games/rules/{page}_en.html"]
-    )
+    return [f"games/rules/{page}_{language}.html", f"games/rules/{page}_en.html"]
 
 
 @require_GET
@@ -302,10 +300,10 @@ def rules(request: HttpRequest) -> HttpResponse:
         "sprite": sprite_url(),
         **deck_context(),
     }
-    return render(request, _prose_template("rules").template.name, context)
+    return render(request, _prose_templates("rules"), context)
 
 
 @require_GET
 def bock(request: HttpRequest) -> HttpResponse:
     context = {"sections": BOCK_SECTIONS, "comparison": BOCK_COMPARISON}
-    return render(request, _prose_template("bock").template.name, context)
+    return render(request, _prose_templates("bock"), context)

@@ -7,7 +7,7 @@ passwords and leaves everything else as it is.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypedDict
 
 from django.core.management.base import BaseCommand
 from django.db import transaction
@@ -24,7 +24,19 @@ PLAYERS = [
     ("deta", "deta-troccas", "Deta", "fr"),
 ]
 
-ANNOUNCEMENT = {
+class _AnnouncementText(TypedDict):
+    key: str
+    title: dict[str, str]  # language → text, for each of LANGUAGES
+    body: dict[str, str]
+
+
+class _FAQText(TypedDict):
+    order: int
+    question: dict[str, str]
+    answer: dict[str, str]
+
+
+ANNOUNCEMENT: _AnnouncementText = {
     "key": "welcome",
     "title": {
         "en": "Welcome to Troccas Online",
@@ -44,7 +56,7 @@ ANNOUNCEMENT = {
     },
 }
 
-FAQ = [
+FAQ: list[_FAQText] = [
     {
         "order": 10,
         "question": {
