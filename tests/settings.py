@@ -1,7 +1,7 @@
 """Settings of the test process (pyproject.toml: DJANGO_SETTINGS_MODULE): the product's own
 settings, both modes, with one change.
 
-The servers and workers that tests start in subprocesses (tests/servers.py, tests/games/procs.py,
+The servers and workers that tests start in subprocesses (tests/support/servers.py,
 bench/ws_load.py) run on troccas_site.settings unchanged: they never check the password of a user
 made here (those log in through sessions; the session's hash is an HMAC of the stored password
 string, not a password check), and demo or browser users are made by the servers themselves.
