@@ -35,6 +35,13 @@ from django.conf import settings
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
 REDIS_HOST = "redis://127.0.0.1:6379"
+# The Redis database indexes of the distributed run, one owner each so that test files running
+# side by side (pytest-xdist) never flush or read another's: 0 and 4-8 the suite's own, one per
+# worker (tests/settings.py); 9 tests/live/test_channel_layer.py, 11 tests/live/test_bot_pool.py,
+# 12 tests/talk/test_online.py, 13 tests/live/test_scale_out.py,
+# 14 tests/services/test_deadlines_celery.py, 15 tests/live/test_two_processes.py (each its
+# module's REDIS_INDEX); 10 and 12 the benches' too (bench/bot_capacity.py, bench/ws_load.py,
+# run by hand, not beside the suite).
 # How long a process may take to come up (a Django start-up each, several at once on a loaded
 # machine) before the test fails with its log.
 READY_TIMEOUT = 90.0
