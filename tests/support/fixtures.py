@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from games.engine import CARD_IDS
+from tests.support.servers import Processes, server_processes
 
 
 @pytest.fixture(autouse=True)
@@ -70,11 +72,9 @@ def _every_match_replays(request: pytest.FixtureRequest) -> Any:
 
 @pytest.fixture
 def server_procs(request: pytest.FixtureRequest, transactional_db: Any,
-                 tmp_path: Any) -> Iterator[Any]:
+                 tmp_path: Path) -> Iterator[Processes]:
     """Server processes for one distributed-mode test (tests/support/servers.py): uvicorn
     servers, Celery workers and beat on the test's committed rows and the Redis index its
     module reserves (`REDIS_INDEX`); all are killed when the test ends, whatever its outcome."""
-    from tests.support.servers import server_processes
-
     with server_processes(request.module.REDIS_INDEX, tmp_path) as procs:
         yield procs
