@@ -34,7 +34,9 @@ from django.conf import settings
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
-REDIS_HOST = "redis://127.0.0.1:6379"
+# The Redis server of REDIS_URL (its indexes below), else the machine's default one.
+REDIS_HOST = (settings.REDIS_URL.rsplit("/", 1)[0] if settings.REDIS_URL
+              else "redis://127.0.0.1:6379")
 # The Redis database indexes of the distributed run, one owner each so that test files running
 # side by side (pytest-xdist) never flush or read another's: 0 and 4-8 the suite's own, one per
 # worker (tests/settings.py); 9 tests/live/test_channel_layer.py, 11 tests/live/test_bot_pool.py,
