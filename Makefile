@@ -70,8 +70,11 @@ checks: lint contracts typecheck typecheck-js
 test-embedded: venv messages sysdeps node-deps
 	$(PYTEST)
 
+# tests/engine and tests/bots import nothing of Django (the import contracts): the embedded
+# run covers them, the distributed one would only repeat them beside it.
 test-services: venv messages sysdeps
-	DATABASE_URL=$(SERVICES_DATABASE_URL) REDIS_URL=$(SERVICES_REDIS_URL) $(PYTEST)
+	DATABASE_URL=$(SERVICES_DATABASE_URL) REDIS_URL=$(SERVICES_REDIS_URL) $(PYTEST) \
+		--ignore=tests/engine --ignore=tests/bots
 
 test-engine: venv
 	$(BIN)/python -m pytest -p no:cacheprovider tests/engine
