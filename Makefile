@@ -53,18 +53,28 @@ run: venv messages
 # runs share nothing (SQLite file vs PostgreSQL, free ports, their own Redis indexes) and the
 # embedded one is mostly the browser tests waiting on pages, so they run side by side
 # (TEST_JOBS=1: one after the other); each one's output is printed whole when it ends.
+# Each run spreads its test files over TEST_WORKERS processes (pytest-xdist; --dist loadfile
+# keeps a file's tests, and so its module fixtures, in one process); each worker has a test
+# database of its own (pytest-django's _gwN suffix) and, distributed, a Redis index of its own
+# (tests/settings.py). TEST_WORKERS=0: one process, in collection order. pytest's exit 5 (no
+# test collected) fails the run like any other non-zero exit.
 TEST_JOBS ?= 2
+TEST_WORKERS ?= 2
+PYTEST := $(BIN)/python -m pytest -p no:cacheprovider --durations=25 \
+	-n $(TEST_WORKERS) --dist loadfile
 test: checks
 	@$(MAKE) --no-print-directory --output-sync=target -j$(TEST_JOBS) test-embedded test-services
 
 checks: lint contracts typecheck typecheck-js
 
 test-embedded: venv messages sysdeps node-deps
-	$(BIN)/python -m pytest -p no:cacheprovider --durations=25
+	$(PYTEST)
 
+# tests/engine and tests/bots import nothing of Django (the import contracts): the embedded
+# run covers them, the distributed one would only repeat them beside it.
 test-services: venv messages sysdeps
-	DATABASE_URL=$(SERVICES_DATABASE_URL) REDIS_URL=$(SERVICES_REDIS_URL) \
-		$(BIN)/python -m pytest -p no:cacheprovider --durations=25
+	DATABASE_URL=$(SERVICES_DATABASE_URL) REDIS_URL=$(SERVICES_REDIS_URL) $(PYTEST) \
+		--ignore=tests/engine --ignore=tests/bots
 
 test-engine: venv
 	$(BIN)/python -m pytest -p no:cacheprovider tests/engine

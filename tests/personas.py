@@ -10,7 +10,7 @@ A full table, A-B-A-B (RULES.md §3: partners sit opposite each other):
 and two people without a seat: the outsider, who never sat down, and the spectator, who looks
 on. The engine tests (tests/engine/helpers.py) call the seats by these names; the web tests
 get the same people as users from the fixtures in tests/conftest.py, seated by
-tests/games/tables.py in exactly this order.
+tests/support/tables.py in exactly this order.
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ room's matches are open to every signed-in player, a private room's to its membe
 deals are over; a running (or abandoned) match only its public facts, and its replay and
 transcript are refused.
 
-Each list page runs a fixed number of queries whatever its length (tests/games/test_history.py).
+Each list page runs a fixed number of queries whatever its length (tests/history/test_views.py).
 """
 
 from __future__ import annotations

@@ -38,7 +38,7 @@ of a group message:
 
 The class relies on channels-redis 4.3 helpers (`_map_channel_keys_to_connection`,
 `_group_key`, `consistent_hash`, `connection`, `non_local_name`), hence the pin in
-pyproject.toml; tests/games/test_channel_layer.py runs it against the real Redis.
+pyproject.toml; tests/live/test_channel_layer.py runs it against the real Redis.
 """
 
 from __future__ import annotations

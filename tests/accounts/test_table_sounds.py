@@ -19,7 +19,7 @@ from accounts.models import User
 from games.text.errors import message_for
 from games.text.table import ui_strings
 from games.views.rules import RULES_SUBSECTIONS
-from tests.games.tables import seat_table
+from tests.support.tables import seat_table
 
 pytestmark = pytest.mark.django_db
 ROOT_JS = Path(__file__).resolve().parents[2] / "static" / "js"

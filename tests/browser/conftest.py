@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.servers import uvicorn_server
+from tests.support.servers import uvicorn_server
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "artifacts"
@@ -41,7 +41,7 @@ def site_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         done = subprocess.run([sys.executable, "manage.py", *command], cwd=ROOT, env=env,
                               capture_output=True, text=True, timeout=180)
         assert done.returncode == 0, done.stderr
-    with open(tmp / "uvicorn.log", "w+b") as log, uvicorn_server(env, log) as base:
+    with uvicorn_server(env, tmp / "uvicorn.log") as base:
         yield base
 
 

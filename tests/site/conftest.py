@@ -8,7 +8,7 @@ import pytest
 
 from games import services
 from games.models import Room
-from tests.games.tables import must
+from tests.support.tables import must
 
 
 @pytest.fixture

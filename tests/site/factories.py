@@ -17,7 +17,7 @@ from games.engine import PLAY, legal_actions
 from games.models import Match, NarrDebt, Room, Round, RoundAction, Seat, Trick
 from tests import personas
 from tests.engine.helpers import deck_for
-from tests.games.tables import advance, must, seat_table, state
+from tests.support.tables import advance, must, seat_table, state
 
 
 @dataclass

@@ -16,7 +16,7 @@ from games import services
 from games.models import Block, FriendRequest, Friendship, Notification, Room
 from games.talk import blocks, friends, invitations, notifications
 from games.talk.errors import TalkError
-from tests.games.tables import must, submit
+from tests.support.tables import must, submit
 
 pytestmark = pytest.mark.django_db
 BASE = "http://testserver/"

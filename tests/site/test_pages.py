@@ -11,7 +11,7 @@ from django.utils import translation
 
 from games import services
 from games.models import Announcement, FAQEntry
-from tests.games.tables import must
+from tests.support.tables import must
 from troccas_site.views import server_error
 
 pytestmark = pytest.mark.django_db

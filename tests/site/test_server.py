@@ -15,7 +15,7 @@ import httpx
 import pytest
 from channels.testing import WebsocketCommunicator
 
-from tests.servers import uvicorn_server
+from tests.support.servers import uvicorn_server
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -35,7 +35,7 @@ def embedded_server(tmp_path) -> Iterator[str]:
         done = subprocess.run([python, "manage.py", *command], cwd=ROOT, env=env,
                               capture_output=True, text=True, timeout=180)
         assert done.returncode == 0, done.stderr
-    with open(tmp_path / "uvicorn.log", "w+b") as log, uvicorn_server(env, log) as base:
+    with uvicorn_server(env, tmp_path / "uvicorn.log") as base:
         yield base
 
 

@@ -16,8 +16,8 @@ from django.test import Client
 from django.urls import reverse
 
 from games.models import Match, Room
-from tests.games.matches import play_match
-from tests.games.tables import must, seat_table
+from tests.support.matches import play_match
+from tests.support.tables import must, seat_table
 
 pytestmark = pytest.mark.django_db
 

@@ -1,0 +1,138 @@
+"""Where bots run (issue #15 item 4): four bots finish a whole match unattended — in the
+embedded mode on the process's worker threads (and the in-process timers), in the distributed
+mode on a real Celery worker woken on commit — and the deadline sweep wakes a lost bot turn.
+
+The table: the owner, away for an hour (a bot stands in for them after the grace period), and
+three seated bots. Nobody acts after the owner starts the match.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.utils import timezone
+
+from games import services
+from games.live import bot_pool, timer_loop
+from games.models import Match, RoundAction
+from games.services import bot_wakeups
+from tests.support import bots as helpers
+from tests.support import tables
+from tests.support.servers import Proc, Processes, requires_distributed_postgres
+
+# Reserved for this module's worker: flushed before and after each test.
+REDIS_INDEX = 11
+# A whole match of bots: 4 deals, each with its 2 s reveal window; generous for a slow machine.
+MATCH_BOUND = 150.0
+
+embedded_only = pytest.mark.skipif(settings.TROCCAS_MODE != "embedded",
+                                   reason="the embedded mode's worker threads")
+
+
+def _bot_table(owner: Any) -> str:
+    code = services.create_room(owner, {"match_deals": 4, "reveal_seconds": 2}).code
+    helpers.seat_bots(code, owner, "easy")
+    helpers.away(owner, code, 3600)
+    return code
+
+
+def _finished(code: str) -> Match | None:
+    m = helpers.current_match(code)
+    return m if m is not None and m.status == "finished" else None
+
+
+def _check_unattended(code: str, owner: Any) -> None:
+    match = _finished(code)
+    assert match is not None and match.deals_played == 4 and not match.rated
+    # After the owner's start, every action was a bot's or a timer's.
+    people = RoundAction.objects.filter(round__match=match, actor__is_bot=False)
+    assert list(people.values_list("kind", flat=True)) == ["start_round"]
+    assert RoundAction.objects.filter(round__match=match, kind="play_card",
+                                      actor__is_bot=True).count() == 4 * 19 * 4
+
+
+@embedded_only
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.timeout(MATCH_BOUND + 30)
+async def test_four_bots_finish_a_match_on_the_embedded_worker_threads(owner: Any) -> None:
+    code = await sync_to_async(_bot_table)(owner)
+    # What the ASGI process does on its first websocket.
+    timer_loop.embedded.ensure_started()
+    bot_pool.embedded.ensure_started()
+    try:
+        await sync_to_async(tables.must)(code, owner, "start_round")
+        end = time.monotonic() + MATCH_BOUND
+        while await sync_to_async(_finished)(code) is None:
+            assert time.monotonic() < end, await sync_to_async(tables.phase)(code)
+            await _sleep(0.2)
+    finally:
+        bot_pool.embedded.stop()
+        if timer_loop.embedded.sweeper is not None:
+            timer_loop.embedded.sweeper.cancel()
+    await sync_to_async(_check_unattended)(code, owner)
+
+
+async def _sleep(seconds: float) -> None:
+    import asyncio
+
+    await asyncio.sleep(seconds)
+
+
+@pytest.fixture
+def worker(server_procs: Processes) -> Callable[[], Proc]:
+    return server_procs.worker
+
+
+@requires_distributed_postgres
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.timeout(MATCH_BOUND + 90)
+def test_four_bots_finish_a_match_on_a_celery_worker(owner: Any,
+                                                     worker: Callable[[], Proc]) -> None:
+    proc = worker()
+    code = _bot_table(owner)
+    tables.must(code, owner, "start_round")
+    end = time.monotonic() + MATCH_BOUND
+    while _finished(code) is None:
+        assert time.monotonic() < end, (tables.phase(code), proc.output()[-3000:])
+        time.sleep(0.3)
+    _check_unattended(code, owner)
+    assert "games.bot_turn" in proc.output()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.timeout(60)
+def test_the_sweep_wakes_a_lost_bot_turn_and_only_that(
+        owner: Any, players: list[Any], monkeypatch: pytest.MonkeyPatch) -> None:
+    bot_pool.embedded.stop()
+    woken: list[tuple[int, int]] = []
+    code = services.create_room(owner).code
+    helpers.seat_bots(code, owner, "easy")
+    tables.must(code, owner, "start_round")
+    helpers.play_out(code, {0: owner}, until="PLAY")  # seat 1, a bot, leads: nobody woke it
+    monkeypatch.setattr(bot_wakeups, "schedule",
+                        lambda r, v, when=None: woken.append((r, v)))
+    # Just acted: not lost yet.
+    assert services.sweep_bot_turns() == 0 and woken == []
+    RoundAction.objects.filter(room__code=code).update(
+        created=timezone.now() - timedelta(seconds=settings.TROCCAS_SWEEP_SECONDS + 1))
+    assert services.sweep_bot_turns() == 1
+    assert woken == [(tables.current_round(code).pk, tables.version(code))]
+    # A table that waits on a person away for less than the grace period is left alone,
+    # however idle.
+    woken.clear()
+    people = tables.seat_table(owner, players).code
+    by_seat = {0: owner, 1: players[0], 2: players[1], 3: players[2]}
+    st = tables.advance(people, by_seat, "PLAY")
+    assert st is not None and st.deal is not None and st.deal.turn is not None
+    helpers.away(by_seat[st.deal.turn], people, 30)
+    RoundAction.objects.update(
+        created=timezone.now() - timedelta(seconds=settings.TROCCAS_SWEEP_SECONDS + 1))
+    assert services.sweep_bot_turns() == 1  # the first table's bot, still waiting
+    assert [r for r, _v in woken] == [tables.current_round(code).pk]
