@@ -4,4 +4,4 @@
 # error. Run from anywhere; it checks the repository it lives in.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-exec .venv/bin/mypy games/engine games/bots games/services "$@"
+exec .venv/bin/mypy games/engine games/bots games/services games/live "$@"
