@@ -53,6 +53,9 @@ class EmbeddedBots:
         if pool is not None:
             pool.shutdown(wait=True, cancel_futures=True)
 
+    def _stopped(self) -> bool:
+        return self._pool is None
+
     def schedule(self, round_id: int, version: int, delay: float, due: float) -> None:
         if self._pool is None:
             return
@@ -62,7 +65,7 @@ class EmbeddedBots:
         timer = threading.Timer(delay, self._due, (round_id, version, due))
         timer.daemon = True
         with self._lock:
-            if self._pool is None:
+            if self._stopped():  # by `stop` on another thread since the check above
                 return
             self._timers.add(timer)
         timer.start()

@@ -49,11 +49,12 @@ import itertools
 import logging
 import time
 from collections import defaultdict, deque
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any, cast
 
 from channels.exceptions import ChannelFull
 from channels_redis.core import RedisChannelLayer
+from redis.asyncio import Redis
 
 log = logging.getLogger(__name__)
 
@@ -234,7 +235,61 @@ class _Listener:
         self.names.clear()
 
 
-class BatchingRedisChannelLayer(RedisChannelLayer):
+async def _wait_token(connection: Redis, key: str) -> None:
+    """Block until a wake token for queue `key` arrives, or WAKE_TIMEOUT passes."""
+    # redis-py types a command for both of its clients (a list, or an awaitable of one); the
+    # asyncio client's is always awaitable.
+    await cast("Awaitable[list[Any]]",
+               connection.blpop([_wake_key(key)], timeout=WAKE_TIMEOUT))
+
+
+class _TypedRedisChannelLayer(RedisChannelLayer):
+    """RedisChannelLayer as this module calls it: channels-redis carries no annotations, so
+    the signatures of the methods used here are declared for the type checker (channels-redis
+    4.x, channels/layers.py); at run time this class adds nothing."""
+
+    if TYPE_CHECKING:
+        client_prefix: str
+
+        def __init__(self, hosts: list[Any] | None = None, prefix: str = "asgi",
+                     expiry: int = 60, group_expiry: int = 86400, capacity: int = 100,
+                     channel_capacity: dict[str, int] | None = None,
+                     symmetric_encryption_keys: list[str] | None = None,
+                     random_prefix_length: int = 12, serializer_format: str = "msgpack"
+                     ) -> None: ...
+
+        def connection(self, index: int) -> Redis: ...
+
+        def consistent_hash(self, value: str) -> int: ...
+
+        def non_local_name(self, name: str) -> str: ...
+
+        def require_valid_group_name(self, name: str) -> bool: ...
+
+        def require_valid_channel_name(self, name: str, receive: bool = False) -> bool: ...
+
+        def _group_key(self, group: str) -> bytes: ...
+
+        def _map_channel_keys_to_connection(
+                self, channel_names: list[str], message: dict[str, Any]
+        ) -> tuple[dict[int, list[str]], dict[str, bytes], dict[str, int]]: ...
+
+        def serialize(self, message: dict[str, Any]) -> bytes: ...
+
+        def deserialize(self, message: bytes) -> dict[str, Any]: ...
+
+        async def group_add(self, group: str, channel: str) -> None: ...
+
+        async def group_discard(self, group: str, channel: str) -> None: ...
+
+        async def flush(self) -> None: ...
+
+        async def receive(self, channel: str) -> dict[str, Any]: ...
+
+        async def receive_single(self, channel: str) -> tuple[str, dict[str, Any]]: ...
+
+
+class BatchingRedisChannelLayer(_TypedRedisChannelLayer):
     """RedisChannelLayer with in-process delivery to its own sockets, pipelined fan-out and
     batched, lock-free receive (see the module doc)."""
 
@@ -344,8 +399,8 @@ class BatchingRedisChannelLayer(RedisChannelLayer):
                 continue
             shard_keys, key_message, key_capacity = self._map_channel_keys_to_connection(
                 channels, message)
-            for index, keys in shard_keys.items():
-                per_shard[index].extend((k, key_message[k], key_capacity[k]) for k in keys)
+            for index, shard in shard_keys.items():
+                per_shard[index].extend((k, key_message[k], key_capacity[k]) for k in shard)
         dropped = 0
         now = time.time()
         for index, items in per_shard.items():
@@ -648,10 +703,10 @@ class BatchingRedisChannelLayer(RedisChannelLayer):
             if key in self._drained:
                 # The last take emptied the queue and its wake list: wait for a token first.
                 self._drained.discard(key)
-                await self.connection(index).blpop([_wake_key(key)], timeout=WAKE_TIMEOUT)
+                await _wait_token(self.connection(index), key)
             await self._take_batch(index, key, pending)
             if not pending:
-                await self.connection(index).blpop([_wake_key(key)], timeout=WAKE_TIMEOUT)
+                await _wait_token(self.connection(index), key)
         message = self.deserialize(pending.popleft())
         target: Any = channel
         if "__asgi_channel__" in message:

@@ -28,7 +28,7 @@ import asyncio
 import contextvars
 import time
 from copy import deepcopy
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from channels.exceptions import ChannelFull
 from channels.layers import InMemoryChannelLayer
@@ -36,7 +36,31 @@ from channels.layers import InMemoryChannelLayer
 CLEAN_INTERVAL = 1.0  # seconds between two sweeps of expired messages and memberships
 
 
-class LeanInMemoryChannelLayer(InMemoryChannelLayer):
+class _TypedInMemoryChannelLayer(InMemoryChannelLayer):
+    """InMemoryChannelLayer as this module calls it: Channels carries no annotations, so the
+    signatures of the methods used here are declared for the type checker (channels/layers.py,
+    4.x); at run time this class adds nothing."""
+
+    if TYPE_CHECKING:
+        expiry: int
+        groups: dict[str, dict[str, float]]
+        channels: dict[str, asyncio.Queue[tuple[float, dict[str, Any]]]]
+
+        def __init__(self, expiry: int = 60, group_expiry: int = 86400, capacity: int = 100,
+                     channel_capacity: dict[str, int] | None = None) -> None: ...
+
+        def _clean_expired(self) -> None: ...
+
+        def require_valid_group_name(self, name: str) -> bool: ...
+
+        def get_capacity(self, channel: str) -> int: ...
+
+        async def send(self, channel: str, message: dict[str, Any]) -> None: ...
+
+        async def group_add(self, group: str, channel: str) -> None: ...
+
+
+class LeanInMemoryChannelLayer(_TypedInMemoryChannelLayer):
     """InMemoryChannelLayer with its expiry sweep rate-limited and a task-free group_send."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:

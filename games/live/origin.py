@@ -40,7 +40,8 @@ def _origin(value: str) -> tuple[str, str, int] | None:
 
 
 def _header(scope: dict[str, Any], name: bytes) -> str | None:
-    for key, value in scope.get("headers", []):
+    headers: list[tuple[bytes, bytes]] = scope.get("headers", [])
+    for key, value in headers:
         if key == name:
             return value.decode("latin1")
     return None

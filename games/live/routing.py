@@ -10,8 +10,10 @@ from games.live.consumers import RoomConsumer
 from games.live.site_socket import SiteConsumer
 
 websocket_urlpatterns: list[URLPattern] = [
-    re_path(r"^ws/rooms/(?P<code>[a-z0-9]{4,16})/$", RoomConsumer.as_asgi()),
-    re_path(r"^ws/me/$", SiteConsumer.as_asgi()),
+    # Channels' URLRouter takes Django's patterns with an ASGI application in the view's place.
+    re_path(r"^ws/rooms/(?P<code>[a-z0-9]{4,16})/$",
+            RoomConsumer.as_asgi()),  # type: ignore[arg-type]  # an ASGI app, not a view
+    re_path(r"^ws/me/$", SiteConsumer.as_asgi()),  # type: ignore[arg-type]  # as above
 ]
 
 if settings.TROCCAS_BENCH_ECHO:

@@ -4,6 +4,9 @@
 A thin door: it registers the tab's presence row (games/talk/online.py), refreshes it on each
 `ping`, removes it on close, and forwards the user's unread-notification count whenever it
 changes (games/talk/notifications.py, through broadcast.send_notices). It reads no other frame.
+What it shares with the table's socket (close codes, the flood bucket in front of every frame,
+the end of a sign-in) is games/live/socket_base.py; its database calls go through
+games/live/socket_db.py.
 """
 
 from __future__ import annotations
@@ -13,11 +16,10 @@ import logging
 import time
 from typing import Any
 
-from channels.generic.websocket import AsyncWebsocketConsumer
-
-from accounts.sessions import session_tag, still_signed_in
 from games.live import broadcast
-from games.live.consumers import _SIGNED_OUT, CLOSE_CODES, _db, _if_signed_in
+from games.live.protocol import MAX_FRAME_BYTES, too_deep
+from games.live.socket_base import LiveSocket
+from games.live.socket_db import SIGNED_OUT, db_call, if_signed_in
 from games.talk import notifications, online
 
 log = logging.getLogger(__name__)
@@ -27,42 +29,30 @@ log = logging.getLogger(__name__)
 TOUCH_EVERY = 5.0
 
 
-class SiteConsumer(AsyncWebsocketConsumer):
-    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        try:
-            await super().__call__(scope, receive, send)
-        finally:
-            await self._cleanup()
-
+class SiteConsumer(LiveSocket):
     async def connect(self) -> None:
-        self.user = self.scope.get("user")
-        self.registered = False
+        self._sign_in()
         self.last_touch = 0.0
         self.groups_joined: list[str] = []
-        session = self.scope.get("session")
-        session_key = getattr(session, "session_key", None)
-        self.session_tag = session_tag(session_key)
-        self.auth = (getattr(self.user, "pk", 0), getattr(self.user, "password", ""),
-                     session_key)
         await self.accept()
+        self.accepted = True
         if not getattr(self.user, "is_authenticated", False):
-            await self._refuse("NOT_AUTHENTICATED")
+            await self._shut("NOT_AUTHENTICATED")
             return
-        refusal = await _db(online.connect)(self.user, self.channel_name)
+        refusal = await db_call(online.connect)(self.user, self.channel_name)
         if refusal is not None:
-            await self._refuse(refusal)
+            await self._shut(refusal)
             return
         self.registered = True
-        for group in (broadcast.notice_group_name(self.user.pk),
-                      broadcast.user_group_name(self.user.pk)):
+        for group in (broadcast.notice_group_name(self.user_id),
+                      broadcast.user_group_name(self.user_id)):
             await self.channel_layer.group_add(group, self.channel_name)
             self.groups_joined.append(group)
-        unread = await _db(notifications.unread_count)(self.user.pk)
-        await self.send(text_data=broadcast.encode({"type": "notices", "unread": unread}))
+        await self._send_unread()
 
-    async def _refuse(self, code: str) -> None:
+    async def _send_error(self, code: str, action_id: str | None) -> None:
+        # The site socket's error frame carries the code alone (docs/protocol.md).
         await self.send(text_data=json.dumps({"type": "error", "code": code}))
-        await self.close(code=CLOSE_CODES.get(code, 4400))
 
     async def disconnect(self, code: int) -> None:
         await self._cleanup()
@@ -74,50 +64,45 @@ class SiteConsumer(AsyncWebsocketConsumer):
             except Exception:  # noqa: BLE001 - the membership expires with the group
                 log.exception("group_discard of %s failed", group)
         self.groups_joined = []
-        if getattr(self, "registered", False):
+        if self.registered:
             self.registered = False
-            await _db(online.disconnect)(self.channel_name)
+            await db_call(online.disconnect)(self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None
                       ) -> None:
         """Only `{"type": "ping"}` is read (the heartbeat, every 30 s); anything else, or a
         frame is ignored; a ping after the sign-in ended closes the socket."""
-        if not self.registered:
+        if self._closing() or not self._admit():
+            return
+        # A ping is 15 bytes: anything large or nested is not one (and is not decoded).
+        if (text_data is None or len(text_data.encode()) > MAX_FRAME_BYTES
+                or too_deep(text_data)):
             return
         try:
-            frame = json.loads(text_data or "")
-        except ValueError:
+            frame = json.loads(text_data)
+        except (ValueError, RecursionError):
             return
         if not isinstance(frame, dict) or frame.get("type") != "ping":
             return
         now = time.monotonic()
         if now - self.last_touch >= TOUCH_EVERY:
             self.last_touch = now
-            if await _db(_if_signed_in)(self.auth, online.touch,
-                                        self.channel_name) is _SIGNED_OUT:
-                await self._refuse("NOT_AUTHENTICATED")
+            if await db_call(if_signed_in)(self.auth, online.touch,
+                                           self.channel_name) is SIGNED_OUT:
+                await self._shut("NOT_AUTHENTICATED")
                 return
         await self.send(text_data=broadcast.encode({"type": "pong"}))
 
+    async def _send_unread(self) -> None:
+        unread = await db_call(notifications.unread_count)(self.user_id)
+        await self.send(text_data=broadcast.encode({"type": "notices", "unread": unread}))
+
     async def notices_changed(self, event: dict[str, Any]) -> None:
-        if self.registered:
+        if not self._closing():
             await self.send(text_data=event["frame"])
 
     async def layer_resync(self, event: dict[str, Any]) -> None:
         """The channel layer may have missed publications (games/live/channel_layer.py): the
         unread count as it is now, in case a change of it was among them."""
-        if self.registered:
-            unread = await _db(notifications.unread_count)(self.user.pk)
-            await self.send(text_data=broadcast.encode({"type": "notices", "unread": unread}))
-
-    async def auth_revoke(self, event: dict[str, Any]) -> None:
-        """A sign-in of this user ended: close this socket if it was its session's."""
-        if not self.registered:
-            return
-        tag = event.get("session")
-        if tag is not None:
-            if tag == self.session_tag:
-                await self._refuse("NOT_AUTHENTICATED")
-            return
-        if not await _db(still_signed_in)(*self.auth):
-            await self._refuse("NOT_AUTHENTICATED")
+        if not self._closing():
+            await self._send_unread()

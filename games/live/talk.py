@@ -17,15 +17,15 @@ from collections.abc import Callable
 from typing import Any
 
 from asgiref.sync import async_to_sync
-from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
-from django.conf import settings
 
-from accounts.sessions import still_signed_in
 from games.engine.errors import TroccasError
 from games.live import broadcast
 from games.live.broadcast import AUDIENCES, encode, group_name, user_group_name
+from games.live.socket_base import LiveSocket
+from games.live.socket_db import SIGNED_OUT, Auth, SignedOut, db_call, if_signed_in
 from games.models import TalkAudience
+from games.services.commands import Command
 from games.talk import frames, moderation, readers, speech
 
 log = logging.getLogger(__name__)
@@ -76,31 +76,26 @@ def publish_mutes(user_id: int) -> None:
         log.exception("mute update of user %s failed", user_id)
 
 
-def _db(func: Callable[..., Any]) -> Callable[..., Any]:
-    # As consumers.py's: the thread pool on PostgreSQL, the one sync thread on SQLite.
-    sqlite = settings.DATABASES["default"]["ENGINE"].endswith("sqlite3")
-    return database_sync_to_async(func, thread_sensitive=sqlite)
-
-
-def _signed_in_call(auth: tuple[int, str, str | None], func: Callable[..., Any], *args: Any
-                    ) -> Any:
-    """`func(*args)`, or None if the socket's session ended (the frame's session re-check
+def _signed_in_call(auth: Auth, func: Callable[..., int], *args: Any
+                    ) -> int | SignedOut | TroccasError:
+    """`func(*args)`, or SIGNED_OUT if the socket's session ended (the frame's session re-check
     rides the same thread hop); a refusal comes back as its TroccasError."""
-    if not still_signed_in(*auth):
-        return None
     try:
-        return func(*args)
+        return if_signed_in(auth, func, *args)
     except TroccasError as exc:
         return exc
 
 
 def _say(code: str, user: Any, fields: dict[str, Any]) -> int:
-    return speech.say(code, user, text=fields.get("text"), phrase=fields.get("phrase")).pk
+    message: int = speech.say(code, user, text=fields.get("text"),
+                              phrase=fields.get("phrase")).pk
+    return message
 
 
 def _mute(user: Any, fields: dict[str, Any]) -> int:
-    moderation.set_mute(user, fields["player"], fields["muted"])
-    return fields["player"]
+    player: int = fields["player"]
+    moderation.set_mute(user, player, fields["muted"])
+    return player
 
 
 def _report(code: str, user: Any, seat: int | None, fields: dict[str, Any]) -> int:
@@ -114,23 +109,17 @@ def _history(code: str, seat: int | None, user_id: int, language: str) -> dict[s
             "frame": frames.history(code, seat, language, hidden, trusted)}
 
 
-class TalkMixin:
+class TalkMixin(LiveSocket):
     """RoomConsumer's talk: the `say`, `mute` and `report` commands and the talk events."""
 
     # Provided by RoomConsumer.
     code: str
-    user: Any
     seat: int | None
-    auth: tuple[int, str, str | None]
     language: str
-    send: Callable[..., Any]
-    _send_error: Callable[..., Any]
-    _shut: Callable[..., Any]
-    _closing: Callable[[], bool]
 
-    async def talk_command(self, cmd: Any) -> None:
+    async def talk_command(self, cmd: Command) -> None:
         """One talk command: refused with its code, or acked (`talk_ack`) once stored."""
-        seen: deque[str] = self.__dict__.setdefault("talk_seen", deque(maxlen=_SEEN_IDS))
+        seen: deque[str | None] = self.__dict__.setdefault("talk_seen", deque(maxlen=_SEEN_IDS))
         if cmd.action_id in seen:
             await self.send(text_data=encode(
                 {"type": "talk_ack", "action_id": cmd.action_id, "duplicate": True}))
@@ -141,8 +130,8 @@ class TalkMixin:
             call = (_mute, self.user, cmd.fields)
         else:
             call = (_report, self.code, self.user, self.seat, cmd.fields)
-        result = await _db(_signed_in_call)(self.auth, *call)
-        if result is None:
+        result = await db_call(_signed_in_call)(self.auth, *call)
+        if result is SIGNED_OUT:
             await self._shut("NOT_AUTHENTICATED")
             return
         if isinstance(result, TroccasError):
@@ -157,7 +146,7 @@ class TalkMixin:
         """Send the talk of the current match this socket may read (connect, resync, and
         whenever this user's mutes change). A socket that has not been sent any talk yet gets
         no frame for an empty list: a table without talk sends what it always sent."""
-        got = await _db(_history)(self.code, self.seat, self.user.pk, self.language)
+        got = await db_call(_history)(self.code, self.seat, self.user_id, self.language)
         self.talk_muted: set[int] = got["hidden"]
         self.talk_trusted: set[int] = got["trusted"]
         if got["frame"]["messages"] or always or getattr(self, "talk_synced", False):
