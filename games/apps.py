@@ -12,7 +12,8 @@ class GamesConfig(AppConfig):
         # The services announce and wake tables through hooks, never by importing the live
         # layer (pyproject.toml's import contracts): plug the live layer in here, once.
         from games.live import bot_pool, broadcast, timer_loop
-        from games.services import bot_wakeups, outbox, wakeups
+        from games.services import outbox, wakeups
+        from games.services.bots import wakeups as bot_wakeups
 
         outbox.register(broadcast)
         from games.live import talk as live_talk

@@ -11,10 +11,15 @@ Doors (consumers, views, the API, tasks, the admin, bots) call what this package
 - `create_room` (rooms.py), `staff_close_room`, `staff_end_match` (the admin's actions);
 - `table_snapshot` — a read-only picture of a table for a sync;
 - `play_bot_turn`, `wake_bot`, `sweep_bot_turns`, `create_practice_table` — bots at the table
-  (bots.py); `wake_bot` is what a runner calls, at the budget bot_budget.py allows.
+  (bots/turns.py); `wake_bot` is what a runner calls, at the budget bots/budget.py allows.
 """
 
-from games.services.bots import create_practice_table, play_bot_turn, sweep_bot_turns, wake_bot
+from games.services.bots.turns import (
+    create_practice_table,
+    play_bot_turn,
+    sweep_bot_turns,
+    wake_bot,
+)
 from games.services.commands import Command
 from games.services.deadlines import fire_deadline, sweep_deadlines, wake
 from games.services.errors import ServiceError
@@ -31,7 +36,7 @@ from games.services.presence import (
     touch,
 )
 from games.services.rooms import create_room
-from games.services.table import rules_of
+from games.services.tables import rules_of
 from games.services.writer import Outcome, key_of, shuffled_deck, submit, table_snapshot
 
 __all__ = [

@@ -10,7 +10,7 @@ Here the same optimistic write (`sql.unlocked_block`: the table read as committe
 statement that compare-and-sets the version first) is sent over a connection of the loop's own
 (psycopg's asyncio connection, with Django's adapters), and the loop waits for PostgreSQL as it
 waits for a socket. Everything between the two statements is the writer's own code
-(`writer.apply_command`, `table.announce`), the same as in the thread; it must not reach the
+(`writer.apply_command`, `announce.announce`), the same as in the thread; it must not reach the
 database through Django, which raises SynchronousOnlyOperation on a loop. Whatever cannot be
 done here — a refusal (answered with the log's help), a write before the compare-and-set (a
 new deal's row, a score, a Narr debt), another writer first, the loop's connections all busy —
@@ -29,10 +29,13 @@ from django.db import connection
 from django.utils import timezone
 
 from games.engine import RuleError
+from games.models.presence import PRESENCE_TIMEOUT
 from games.services import sql
+from games.services.announce import announce
 from games.services.commands import Command
 from games.services.errors import ServiceError
-from games.services.table import PRESENCE_TIMEOUT, Table, announce, table_of, version_write
+from games.services.record import version_write
+from games.services.tables import Table, table_of
 from games.services.writer import Outcome, Overdue, apply_command, outcome_of
 
 log = logging.getLogger(__name__)

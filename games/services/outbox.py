@@ -35,7 +35,7 @@ def register(announcer: Announcer) -> None:
 def table_changed(snap: TableSnapshot,
                   after: Callable[[Callable[[], None]], None] = transaction.on_commit) -> None:
     """Announce `snap` to every audience once the transaction commits (`after`: how the
-    writer runs work after its commit; games/services/table.py `after_commit`)."""
+    writer runs work after its commit; games/services/announce.py `after_commit`)."""
     announcer = _announcer
     if announcer is not None:
         after(lambda: announcer.publish(snap))

@@ -18,9 +18,10 @@ from django.utils import timezone
 
 from games.engine.options import Options
 from games.models import Connection, Room, Round, Seat
-from games.services import bot_wakeups, outbox, sql
+from games.models.presence import PRESENCE_TIMEOUT, STALE_AFTER
+from games.services import outbox, sql
+from games.services.bots import wakeups as bot_wakeups
 from games.services.lobby import owner_blocked
-from games.services.table import PRESENCE_TIMEOUT
 
 __all__ = ["MAX_SOCKETS_PER_ROOM", "MAX_SOCKETS_PER_USER", "PRESENCE_TIMEOUT", "STALE_AFTER",
            "away_seats", "connect", "connected_users", "disconnect", "may_watch", "presence_frame",
@@ -34,9 +35,6 @@ __all__ = ["MAX_SOCKETS_PER_ROOM", "MAX_SOCKETS_PER_USER", "PRESENCE_TIMEOUT", "
 # two, never by hundreds.
 MAX_SOCKETS_PER_ROOM = 8
 MAX_SOCKETS_PER_USER = 20
-# A row whose socket has not pinged for this long belongs to a process that died without
-# cleaning up (a live client pings every 30 s): purge_stale_connections removes it.
-STALE_AFTER = 4 * PRESENCE_TIMEOUT
 # A closed row (the away clock) is kept this long after its socket closed, then purged.
 CLOSED_KEPT = timedelta(days=7)
 
@@ -162,7 +160,7 @@ def connected_users(code: str) -> list[int]:
 
 def away_seats(code: str) -> dict[int, datetime | None]:
     """The seats whose player has no live socket, and since when (None: unknown): the hook a
-    stand-in bot for away players reads to decide when to take a seat over (bot_seats.py).
+    stand-in bot for away players reads to decide when to take a seat over (bots/stand_ins.py).
     The same answer as the view's `seats[].away_since`; read in one statement."""
     room = Room.objects.filter(code=code).only("pk").first()
     if room is None:

@@ -11,7 +11,7 @@ instances the ORM would build and go in as the ORM would write them. Everything 
 On PostgreSQL the statements are prepared (troccas_site/prepared.py), and an action needs
 fewer of them: the sender's session is checked by a column of the statement that locks the
 table, and the deal's row, the log row and the version's compare-and-set are one statement
-(`write_all`: data-modifying WITH clauses; games/services/table.py defers the first two until
+(`write_all`: data-modifying WITH clauses; games/services/record.py defers the first two until
 the third). A card played is five round trips with BEGIN and COMMIT, where it was eight.
 (psycopg's pipeline mode would send several statements in one round trip too, but it waits for
 their results by polling a socket that is always writable: measured, it cost more CPU than
@@ -37,6 +37,7 @@ from django.utils.translation import gettext
 
 from accounts.models import User
 from games.models import Connection, Match, Room, Round, RoundAction, Seat
+from games.models.presence import PRESENCE_TIMEOUT
 from troccas_site.prepared import prepared_cursor
 
 
@@ -304,7 +305,6 @@ def away_since(last_open: Any, last_closed: Any) -> datetime | None:
     """Since when a user without a live socket is away, from the newest of their rows at the
     room: a closed row's `closed_at`, a silent open row's last_seen + PRESENCE_TIMEOUT (when
     it turned away). None with no row at all (never came, or gone longer than CLOSED_KEPT)."""
-    from games.services.table import PRESENCE_TIMEOUT  # table imports this module
 
     times = []
     if last_closed is not None:
@@ -467,13 +467,6 @@ def insert_statement(model: type[Model], values: dict[str, Any]) -> tuple[str, l
 def insert_action_statement(**values: Any) -> tuple[str, list[Any]]:
     """The INSERT of one RoundAction row (the log is append-only)."""
     return insert_statement(RoundAction, values)
-
-
-def insert_action(**values: Any) -> None:
-    """Append one RoundAction row now (see `insert_action_statement`)."""
-    sql, params = insert_action_statement(**values)
-    with prepared_cursor() as cur:
-        cur.execute(sql, params)
 
 
 def write_all(statements: Sequence[tuple[str, Sequence[Any]]]) -> int:

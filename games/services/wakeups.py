@@ -1,7 +1,7 @@
 """Waking a table when its deadline falls due (ARCHITECTURE.md §8).
 
 The deadline itself lives on the Round row; a wake-up is only a hint, one per deal at a time
-(Round.wakeup_at: games/services/table.py `aim_wakeup`, games/services/deadlines.py `wake`). In
+(Round.wakeup_at: games/services/timers.py `aim_wakeup`, games/services/deadlines.py `wake`). In
 the distributed mode it is a Celery task sent by name (so the services never import the task
 module that imports them); in the embedded mode the ASGI process's own timer loop registers
 itself here (games/live/timer_loop.py). A lost wake-up costs at most one sweep interval.

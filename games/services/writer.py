@@ -5,7 +5,7 @@ A client's (or a bot's) command runs in one short transaction with the room row 
 version it acted on is checked, the command is applied (game commands through the engine,
 lobby commands through games/services/lobby.py), everything is stored with the action log, the
 version is compare-and-set, and only after commit is the table announced and its timer armed
-(games/services/table.py).
+(games/services/record.py, announce.py).
 """
 
 from __future__ import annotations
@@ -21,26 +21,15 @@ from django.db.models import Max
 
 from games.engine import CARD_IDS, MATCH_OVER, RuleError, apply
 from games.models import Match, MatchStatus, Room, RoundAction
-from games.services import bot_seats, deadlines, sql
+from games.services import deadlines, sql
+from games.services.bots import stand_ins
 from games.services.commands import Command
 from games.services.errors import ServiceError
 from games.services.lobby import lobby_command
-from games.services.snapshot import TableSnapshot, lobby_state
+from games.services.record import REFUSAL_KIND, apply_engine, bump, finish, log_action
+from games.services.snapshot import TableSnapshot, lobby_state, snapshot
 from games.services.sql import SeatRow
-from games.services.table import (
-    REFUSAL_KIND,
-    CheckFailed,
-    Table,
-    apply_engine,
-    bump,
-    finish,
-    load_code,
-    lock_code,
-    log_action,
-    rules_of,
-    seats_of,
-    snapshot,
-)
+from games.services.tables import CheckFailed, Table, load_code, lock_code, rules_of, seats_of
 
 log = logging.getLogger(__name__)
 _rng = secrets.SystemRandom()
@@ -97,7 +86,7 @@ def submit(code: str, user: Any, cmd: Command, *, for_seat: int | None = None,
 
     `for_seat`: a bot (`user` is its account) standing in for the away player of that seat;
     refused (NOT_STANDING_IN) unless the room's grace period is over and the player is still
-    away, checked under the lock (games/services/bot_seats.py).
+    away, checked under the lock (games/services/bots/stand_ins.py).
 
     `session`: a statement that returns a row while the sender's sign-in holds
     (accounts.sessions.signed_in_statement), sent with the table's own first statements in
@@ -248,7 +237,7 @@ def _stand_in_seat(t: Table, user: Any, kind: str, index: int) -> SeatRow:
     seat = next((s for s in seats_of(t) if s.index == index), None)
     if (not getattr(user, "is_bot", False) or kind not in _STAND_IN_TYPES or seat is None
             or t.state is None or t.match is None
-            or not bot_seats.stands_in(seat, t.state, t.now)):
+            or not stand_ins.stands_in(seat, t.state, t.now)):
         raise ServiceError("NOT_STANDING_IN")
     return seat
 

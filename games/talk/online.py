@@ -17,8 +17,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.models import Connection, Room, SitePresence, Visibility
-from games.services.presence import STALE_AFTER
-from games.services.table import PRESENCE_TIMEOUT
+from games.models.presence import PRESENCE_TIMEOUT, STALE_AFTER
 
 __all__ = ["MAX_SITE_SOCKETS_PER_USER", "connect", "disconnect", "online_count",
            "online_ids", "public_tables", "purge_stale", "touch"]

@@ -21,8 +21,7 @@ from django.utils import timezone
 
 from games import services
 from games.models import SitePresence
-from games.services.presence import STALE_AFTER
-from games.services.table import PRESENCE_TIMEOUT
+from games.models.presence import PRESENCE_TIMEOUT, STALE_AFTER
 from games.talk import friends, online
 from tests.games.live import HOST, ORIGIN, _session_cookie
 from tests.games.procs import (

@@ -8,7 +8,7 @@ found by the deadline sweep (games/services/deadlines.py), like a lost timer.
 
 Every wake-up carries the moment its bot is to act (`due`, seconds since the epoch: a Celery
 worker may run on another machine), so the runner can tell how far behind it is and shrink the
-decision's budget (games/services/bot_budget.py).
+decision's budget (games/services/bots/budget.py).
 """
 
 from __future__ import annotations
