@@ -193,7 +193,7 @@ if DATABASE_URL:
     # `unlocked_block`); off: every command takes the lock, as every other writer does.
     TROCCAS_OPTIMISTIC_WRITES = env_bool("DB_OPTIMISTIC_WRITES", True)
     # ... and sent from the socket's own event loop, not a database thread
-    # (games/services/loop_writer.py).
+    # (games/services/writer.py `submit_move`).
     TROCCAS_LOOP_WRITES = env_bool("DB_LOOP_WRITES", True)
     if DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
         raise ImproperlyConfigured("DATABASE_URL must point at PostgreSQL (postgres://...).")

@@ -32,7 +32,6 @@ from games.live.protocol import (
     parse,
 )
 from games.live.talk import TalkMixin
-from games.services import loop_writer
 from games.text.errors import message_for
 
 log = logging.getLogger(__name__)
@@ -101,17 +100,6 @@ def _if_signed_in(auth: tuple[int, str, str | None], func: Callable[..., Any], *
     if not still_signed_in(*auth):
         return _SIGNED_OUT
     return func(*args)
-
-
-def _submit_signed_in(auth: tuple[int, str, str | None], code: str, user: Any, cmd: Any
-                      ) -> Any:
-    """services.submit if the socket's session still holds, else _SIGNED_OUT: the session's
-    statement goes with the writer's first statements, in the same round trip."""
-    statement = signed_in_statement(*auth)
-    if statement is None and not still_signed_in(*auth):
-        return _SIGNED_OUT
-    outcome = services.submit(code, user, cmd, session=statement)
-    return _SIGNED_OUT if outcome.code == "NOT_AUTHENTICATED" else outcome
 
 
 def _touch_signed_in(auth: tuple[int, str, str | None], channel_name: str) -> bool:
@@ -285,14 +273,10 @@ class RoomConsumer(TalkMixin, AsyncWebsocketConsumer):
             return
         try:
             async with self.room_lock:
-                # A move is written from this loop when it can be (PostgreSQL), else on a
-                # database thread (games/services/loop_writer.py).
-                outcome = await loop_writer.try_submit(self.code, self.user, cmd,
-                                                       signed_in_statement(*self.auth))
-                if outcome is None:
-                    outcome = await _db(_submit_signed_in)(self.auth, self.code, self.user,
-                                                           cmd)
-                elif outcome.code == "NOT_AUTHENTICATED":
+                # Written from this loop when it can be (PostgreSQL), else on a database
+                # thread: games/services/writer.py decides.
+                outcome = await services.submit_move(self.code, self.user, cmd, self.auth)
+                if outcome.code == "NOT_AUTHENTICATED":
                     outcome = _SIGNED_OUT
         except Exception:
             log.exception("service error in room %s (%s)", self.code, cmd.type)

@@ -3,6 +3,7 @@
 Doors (consumers, views, the API, tasks, the admin, bots) call what this package exports:
 
 - `submit` — a player's command (games/services/writer.py, lobby commands in lobby.py);
+  `submit_move` — the same sent over a table's socket (written from its event loop when it can);
 - `wake`, `fire_deadline`, `sweep_deadlines` — the timers (deadlines.py: `wake` is what a
   deal's wake-up calls);
 - `connect`, `disconnect`, `touch`, `connected_users`, `may_watch`, `purge_stale_connections`
@@ -37,7 +38,14 @@ from games.services.presence import (
 )
 from games.services.rooms import create_room
 from games.services.tables import rules_of
-from games.services.writer import Outcome, key_of, shuffled_deck, submit, table_snapshot
+from games.services.writer import (
+    Outcome,
+    key_of,
+    shuffled_deck,
+    submit,
+    submit_move,
+    table_snapshot,
+)
 
 __all__ = [
     "PRESENCE_TIMEOUT", "Command", "Outcome", "ServiceError", "away_seats", "connect",
@@ -46,5 +54,5 @@ __all__ = [
     "may_watch", "owner_blocked", "play_bot_turn", "sweep_bot_turns", "wake_bot",
     "purge_stale_connections", "rules_of",
     "seat_of_user", "shuffled_deck", "staff_close_room", "staff_end_match", "submit",
-    "sweep_deadlines", "table_snapshot", "touch",
+    "submit_move", "sweep_deadlines", "table_snapshot", "touch",
 ]

@@ -138,7 +138,9 @@ def snapshot(t: Table, seats: list[SeatRow] | None = None) -> TableSnapshot:
         match = {"id": t.match.pk, "number": t.match.number, "status": t.match.status}
         if state.phase in (ROUND_OVER, MATCH_OVER):
             # The score sheet's deal list: public once a deal is scored, and only read then
-            # (not on the hot path of the cards played).
+            # (not on the hot path of the cards played), from the rows: the deal's own row,
+            # scored by this command, is written first.
+            t.write_deferred()
             match["deals"] = deals_of(t.match)
     running = t.match is not None and t.match.status == MatchStatus.RUNNING
     return TableSnapshot(

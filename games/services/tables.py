@@ -23,7 +23,7 @@ from games.services import sql
 from games.services.errors import ServiceError
 from games.services.sql import SeatRow
 
-__all__ = ["PRESENCE_TIMEOUT", "CheckFailed", "Table", "load_code", "lock_code", "room_fields",
+__all__ = ["PRESENCE_TIMEOUT", "Table", "load_code", "lock_code", "room_fields",
            "rules_of", "seats_of", "table_of", "timer_of"]
 
 
@@ -57,9 +57,9 @@ class Table:
     # Read without the room's lock (sql.unlocked_block): `record.finish` writes with one
     # compare-and-set statement, and raises sql.NeedsLock if the table moved meanwhile.
     optimistic: bool = False
-    # On the sockets' event loop (games/services/loop_writer.py): what is to happen after the
-    # write is collected here, (work, whether it may run on the loop), instead of being handed
-    # to `transaction.on_commit`.
+    # On the sockets' event loop (games/services/writer.py `submit_move`): what is to happen
+    # after the write is collected here, (work, whether it may run on the loop), instead of
+    # being handed to a transaction's commit.
     hooks: list[tuple[Callable[[], None], bool]] | None = None
 
     def later(self, statement: tuple[str, list[Any]]) -> None:
@@ -120,24 +120,14 @@ def load_code(code: str, *, lock: bool) -> Table:
     return _table(*rows, timezone.now())
 
 
-class CheckFailed(Exception):
-    """The check statement given to `lock_code` found no row (a session that ended)."""
-
-
-def lock_code(code: str, check: tuple[str, list[Any]] | None = None, *,
-              lock: bool = True) -> Table:
+def lock_code(code: str) -> Table:
     """The table of a room code, locked for this transaction, with its seats; ROOM_NOT_FOUND
-    if none. With `check`, a statement answered by the same statement that locks the table:
-    CheckFailed if it returns no row (games/services/writer.py: the sender's session).
-    `lock=False`: read as committed, for an optimistic write (sql.unlocked_block)."""
+    if none (the lobby commands, the timers; a move is read by games/services/writer.py)."""
     now = timezone.now()
-    loaded, checked = sql.load_table_with(code, online_since=now - PRESENCE_TIMEOUT,
-                                          check=check, lock=lock)
-    if checked is False:
-        raise CheckFailed(code)
+    loaded, _ = sql.load_table_with(code, online_since=now - PRESENCE_TIMEOUT)
     if loaded is None:
         raise ServiceError("ROOM_NOT_FOUND")
-    return table_of(loaded, now, optimistic=not lock)
+    return table_of(loaded, now, optimistic=False)
 
 
 def table_of(loaded: sql.LoadedTable, now: datetime, *, optimistic: bool) -> Table:
