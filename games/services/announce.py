@@ -9,7 +9,8 @@ from collections.abc import Callable
 from django.db import transaction
 
 from games.models import MatchStatus
-from games.services import outbox, wakeups
+from games.models.after_commit import effects
+from games.services import wakeups
 from games.services.bots import stand_ins
 from games.services.bots import wakeups as bot_wakeups
 from games.services.snapshot import snapshot
@@ -18,9 +19,10 @@ from games.services.tables import Table, seats_of, timer_of
 
 
 def after_commit(t: Table, work: Callable[[], None], *, on_loop: bool = False) -> None:
-    """Do `work` once this command is written (`transaction.on_commit`; on the event loop,
-    collected in t.hooks). `on_loop`: it may run on the sockets' event loop (it neither
-    blocks nor touches the database)."""
+    """Do `work` once this command is written (`transaction.on_commit`: never if it rolls
+    back; on the event loop, collected in t.hooks and run by the writer after its write).
+    `on_loop`: it may run on the sockets' event loop (it neither blocks nor touches the
+    database)."""
     if t.hooks is None:
         transaction.on_commit(work)
     else:
@@ -32,7 +34,10 @@ def announce(t: Table) -> None:
     the command armed one, the bot to act next (each after commit, `after_commit`)."""
     seats = seats_of(t)
     snap = snapshot(t, seats)
-    outbox.table_changed(snap, after=lambda work: after_commit(t, work, on_loop=True))
+    port = effects()
+    if port is not None:
+        # Through the after-commit port (games/models/after_commit.py): the live layer's.
+        after_commit(t, lambda: port.publish(snap), on_loop=True)
     rnd = t.round
     if rnd is not None and rnd.wakeup_at is not None and timer_of(rnd) != t.timer_was:
         # Only a command that armed a new wake-up (`aim_wakeup`) sends one: a card played

@@ -18,8 +18,9 @@ from django.utils import timezone
 
 from games.engine.options import Options
 from games.models import Connection, Room, Round, Seat
+from games.models.after_commit import on_commit
 from games.models.presence import PRESENCE_TIMEOUT, STALE_AFTER
-from games.services import outbox, sql
+from games.services import sql
 from games.services.bots import wakeups as bot_wakeups
 from games.services.lobby import owner_blocked
 
@@ -70,7 +71,7 @@ def connect(code: str, user: Any, channel_name: str) -> str | None:
         Connection.objects.update_or_create(
             channel_name=channel_name,
             defaults={"room": room, "user": user, "last_seen": now, "closed_at": None})
-        outbox.presence_changed(code, lambda: presence_frame(code))
+        on_commit(lambda port: port.publish_presence(code, presence_frame(code)))
     return None
 
 
@@ -88,7 +89,7 @@ def disconnect(code: str, channel_name: str) -> None:
                 row.closed_at = timezone.now()
                 row.save(update_fields=["closed_at"])
                 _wake_stand_in(row.room_id, row.closed_at)
-        outbox.presence_changed(code, lambda: presence_frame(code))
+        on_commit(lambda port: port.publish_presence(code, presence_frame(code)))
 
 
 def _wake_stand_in(room_id: int, away_since: datetime) -> None:
@@ -104,7 +105,7 @@ def _wake_stand_in(room_id: int, away_since: datetime) -> None:
     if grace == 0 or rnd is None:
         return
     version, when = room.version, away_since + timedelta(seconds=grace)
-    transaction.on_commit(lambda: bot_wakeups.schedule(rnd, version, when))
+    transaction.on_commit(lambda: bot_wakeups.schedule(rnd, version, when))  # Celery or the port
 
 
 def touch(channel_name: str, session: tuple[str, list[Any]] | None = None) -> bool:
