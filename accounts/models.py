@@ -71,7 +71,7 @@ class User(AbstractUser):
         help_text=_("Also send an email when a friend invites you to a table."),
     )
     anonymised_at = models.DateTimeField(_("anonymised at"), null=True, blank=True, editable=False)
-    # A computer player (games/services/bots.py): made on demand, never able to log in
+    # A computer player (games/services/bots/turns.py): made on demand, never able to log in
     # (accounts/backends.py), its level one of games.bots.LEVELS.
     is_bot = models.BooleanField(_("bot"), default=False, editable=False)
     bot_level = models.CharField(_("bot level"), max_length=8, blank=True, editable=False)

@@ -22,7 +22,7 @@ runs `--warmup` seconds, then is measured for `--step-seconds`.
 Per step: **bot reply time**, from the announcement of the move before a bot's (the person's or
 the previous bot's) to the announcement of the bot's move, both at the person's socket —
 p50/p95/max; the **budget** the bots ran at (from each runner process's figures, written by
-games/services/bot_budget.py to TROCCAS_BOT_STATS_DIR: decisions per budget, the mean, the
+games/services/bots/budget.py to TROCCAS_BOT_STATS_DIR: decisions per budget, the mean, the
 budget at the step's end); accepted actions per second; errors; fallbacks (decisions that
 overran their budget and were replaced by the lowest-value legal action, from the logs); how
 many decisions ran in an ASGI process (must be 0 in the distributed mode); the 1-minute load
@@ -82,7 +82,7 @@ GOAL_P95_S = 1.0
 GIVE_UP_P95_S = 6.0
 FLOOR_ADAPTIVE_MS = 20
 SHRINK_LINES = ("bots behind", "bots caught up")
-# games/services/bots.py logs this when a decision raised, overran its budget (plus slack) or
+# games/services/bots/turns.py logs this when a decision raised, overran its budget (plus slack) or
 # was illegal, and the lowest-value legal action was played instead.
 FALLBACK_LINE = "lowest-value legal action instead"
 # static/js/net.js's PING_MS: a live tab's heartbeat.
@@ -244,7 +244,7 @@ def make_practice_tables(n: int) -> list[TableSpec]:
 
 
 def runner_figures(folder: Path) -> dict[int, dict[str, Any]]:
-    """Each bot runner process's latest figures (games/services/bot_budget.py), by pid."""
+    """Each bot runner process's latest figures (games/services/bots/budget.py), by pid."""
     out: dict[int, dict[str, Any]] = {}
     for path in folder.glob("*.json"):
         try:

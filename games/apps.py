@@ -12,15 +12,14 @@ class GamesConfig(AppConfig):
         # The services announce and wake tables through hooks, never by importing the live
         # layer (pyproject.toml's import contracts): plug the live layer in here, once.
         from games.live import bot_pool, broadcast, timer_loop
-        from games.services import bot_wakeups, outbox, wakeups
-
-        outbox.register(broadcast)
         from games.live import talk as live_talk
-        from games.talk import hooks as talk_hooks
+        from games.models import after_commit
 
-        talk_hooks.register(live_talk)
-        wakeups.register_local(timer_loop.embedded.schedule)
-        bot_wakeups.register_local(bot_pool.embedded.schedule)
+        after_commit.register(after_commit.Effects(
+            publish=broadcast.publish, publish_presence=broadcast.publish_presence,
+            schedule_wakeup=timer_loop.embedded.schedule, bot_turn=bot_pool.embedded.schedule,
+            publish_talk=live_talk.publish_talk, publish_talk_hidden=live_talk.publish_talk_hidden,
+            publish_mutes=live_talk.publish_mutes, publish_notices=live_talk.publish_notices))
 
         # A sign-in that ends (log-out, new password, deleted account) closes its sockets.
         from django.contrib.auth.signals import user_logged_out

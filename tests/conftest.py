@@ -46,12 +46,12 @@ def _no_bot_threads_left() -> Iterator[None]:
 @pytest.fixture(autouse=True)
 def _no_loop_connections_left() -> Iterator[None]:
     """A websocket test's moves are written from its event loop over connections of that
-    loop's own (games/services/loop_writer.py); the loop ends with the test, and its
+    loop's own (games/services/backends.py); the loop ends with the test, and its
     connections are closed with it, so none holds the test database open."""
     yield
-    from games.services import loop_writer
+    from games.services import backends
 
-    loop_writer.close_all()
+    backends.close_all()
 
 
 @pytest.fixture(autouse=True, scope="session")

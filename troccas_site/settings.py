@@ -200,7 +200,7 @@ if DATABASE_URL:
     # `unlocked_block`); off: every command takes the lock, as every other writer does.
     TROCCAS_OPTIMISTIC_WRITES = env_bool("DB_OPTIMISTIC_WRITES", True)
     # ... and sent from the socket's own event loop, not a database thread
-    # (games/services/loop_writer.py).
+    # (games/services/writer.py `submit_move`).
     TROCCAS_LOOP_WRITES = env_bool("DB_LOOP_WRITES", True)
     if DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
         raise ImproperlyConfigured("DATABASE_URL must point at PostgreSQL (postgres://...).")
@@ -253,16 +253,16 @@ TROCCAS_LONGEST_COUNTDOWN_SECONDS = 120
 # shortest reveal window (2 s, RULES.md §14) from stalling longer than itself, and a sweep that
 # finds nothing is one indexed query on Round.deadline.
 TROCCAS_SWEEP_SECONDS = 2
-# The wall-clock budget of one bot decision (games/services/bots.py); the sweep above also
+# The wall-clock budget of one bot decision (games/services/bots/turns.py); the sweep above also
 # wakes the bots whose wake-up was lost. Embedded mode: the worker threads that run the bots.
 TROCCAS_BOT_BUDGET_MS = env_int("TROCCAS_BOT_BUDGET_MS", 200)
 TROCCAS_BOT_THREADS = env_int("TROCCAS_BOT_THREADS", 2)
-# Overloaded bot runners halve the budget down to this floor (games/services/bot_budget.py):
+# Overloaded bot runners halve the budget down to this floor (games/services/bots/budget.py):
 # below it a strong bot's search is hardly better than the cheapest card, and a turn's fixed
 # cost (load, replay, submit, broadcast) dominates. Set it to the full budget to pin it there.
 TROCCAS_BOT_BUDGET_FLOOR_MS = env_int("TROCCAS_BOT_BUDGET_FLOOR_MS", 20)
 # bench/bot_capacity.py only: each bot runner process writes its budget figures (effective
-# budget, lag, decisions per budget) to a JSON file in this folder (games/services/bot_budget.py).
+# budget, lag, decisions per budget) to a JSON file in this folder (games/services/bots/budget.py).
 TROCCAS_BOT_STATS_DIR = os.environ.get("TROCCAS_BOT_STATS_DIR", "")
 # bench/ws_load.py only: mounts a bare websocket echo at /ws/echo/ (games/live/routing.py) to
 # compare the table's latency with. Never on in production.

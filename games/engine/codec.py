@@ -8,7 +8,7 @@ cards by their ids. Two families:
   `from_json(to_json(s)) == s` exactly.
 * The shown forms, each for one reader: a seat's view (views.py), a transcript's result
   (transcript.py, TRANSCRIPT.md), a replay frame (games/history/replay.py) and a Trick row
-  (games/services/table.py). Key order is part of each form: the transcript tests compare the
+  (games/services/record.py). Key order is part of each form: the transcript tests compare the
   emitted JSON byte for byte.
 
 A BUOB call shows `caller`, `suit`, `target`, `mode` and, once its trick is complete,

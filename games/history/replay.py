@@ -33,7 +33,7 @@ from games.engine.state import tricks_won
 from games.engine.transcript import TRANSCRIPT_FORMAT
 from games.models import Match, MatchStatus, Round, RoundAction, TalkAudience, TalkMessage
 
-# A public refusal's log row (games/services/table.py REFUSAL_KIND): its payload holds the
+# A public refusal's log row (games/services/record.py REFUSAL_KIND): its payload holds the
 # refused engine action ({"action": {"type": "call_buob", ...}, "code": ...}). A transcript
 # carries that action, which a replay refuses with the same code (TRANSCRIPT.md: rejected
 # actions are part of the result), recording the refusal as the live table did.

@@ -1,14 +1,14 @@
 """The embedded mode's bots: a small pool of worker threads in the ASGI process.
 
 A bot's decision is CPU work (a strong bot spends its whole budget searching), so it never runs
-on the event loop: a wake-up (games/services/bot_wakeups.py) hands (round, version) to a worker
+on the event loop: a wake-up (games/services/bots/wakeups.py) hands (round, version) to a worker
 thread, which calls the same service function as the Celery task. A delayed wake-up (a stand-in
 waiting for the grace period to end) waits on a timer thread first. Until the process serves
 its first websocket (or a test starts it) the pool is idle and wake-ups are dropped: the
 deadline sweep wakes any bot whose turn was lost (games/live/timer_loop.py).
 
 Each wake-up carries when its bot was to act; a worker thread hands that to the service, which
-shrinks the decision's budget while turns queue up here (games/services/bot_budget.py, whose
+shrinks the decision's budget while turns queue up here (games/services/bots/budget.py, whose
 queue count this pool keeps).
 """
 
@@ -22,7 +22,7 @@ from django.conf import settings
 from django.db import close_old_connections, connection
 
 from games import services
-from games.services.bot_budget import governor
+from games.services.bots.budget import governor
 
 log = logging.getLogger(__name__)
 

@@ -466,7 +466,7 @@ class BatchingRedisChannelLayer(_TypedRedisChannelLayer):
                 [(g, self._payload(message(g), delivered_here=True)) for g in groups], None)
 
         if self._on_loop():
-            start()  # a writer on the loop itself (games/services/loop_writer.py): now
+            start()  # a writer on the loop itself (games/services/writer.py `submit_move`): now
             return True
         try:
             # A fresh context: the calling thread's executor bookkeeping stays behind.

@@ -21,7 +21,7 @@ from channels.consumer import get_handler_name
 from django.conf import settings
 from django.utils import translation
 
-from accounts.sessions import signed_in_statement, still_signed_in
+from accounts.sessions import signed_in_statement
 from games import services
 from games.live import bot_pool, broadcast, timer_loop
 from games.live.protocol import (
@@ -34,11 +34,8 @@ from games.live.protocol import (
 from games.live.socket_base import CLOSE_CODES, CLOSE_REFUSED, CLOSE_SERVER_ERROR, LiveSocket
 from games.live.socket_db import SIGNED_OUT as _SIGNED_OUT
 from games.live.socket_db import Auth, SignedOut, db_call, if_signed_in, signed_in
-from games.live.socket_db import db_call as _db
 from games.live.talk import TalkMixin
 from games.live.version_buffer import GAP_WAIT, Arrival, VersionBuffer
-from games.services import loop_writer
-from games.services.commands import Command
 from games.services.writer import Outcome
 from games.text.errors import message_for
 
@@ -60,16 +57,6 @@ def _room_lock(code: str) -> asyncio.Lock:
         lock = asyncio.Lock()
         _room_locks[key] = lock
     return lock
-
-
-def _submit_signed_in(auth: Auth, code: str, user: Any, cmd: Command) -> Outcome | SignedOut:
-    """services.submit if the socket's session still holds, else _SIGNED_OUT: the session's
-    statement goes with the writer's first statements, in the same round trip."""
-    statement = signed_in_statement(*auth)
-    if statement is None and not still_signed_in(*auth):
-        return _SIGNED_OUT
-    outcome = services.submit(code, user, cmd, session=statement)
-    return _SIGNED_OUT if outcome.code == "NOT_AUTHENTICATED" else outcome
 
 
 def _touch_signed_in(auth: Auth, channel_name: str) -> bool:
@@ -207,17 +194,13 @@ class RoomConsumer(TalkMixin, LiveSocket):
             # Talk never changes the table: no room lock, its own handler (games/live/talk.py).
             await self.talk_command(cmd)
             return
-        outcome: Outcome | SignedOut | None
+        outcome: Outcome | SignedOut
         try:
             async with self.room_lock:
-                # A move is written from this loop when it can be (PostgreSQL), else on a
-                # database thread (games/services/loop_writer.py).
-                outcome = await loop_writer.try_submit(self.code, self.user, cmd,
-                                                       signed_in_statement(*self.auth))
-                if outcome is None:
-                    outcome = await _db(_submit_signed_in)(self.auth, self.code, self.user,
-                                                           cmd)
-                elif outcome.code == "NOT_AUTHENTICATED":
+                # Written from this loop when it can be (PostgreSQL), else on a database
+                # thread: games/services/writer.py decides.
+                outcome = await services.submit_move(self.code, self.user, cmd, self.auth)
+                if outcome.code == "NOT_AUTHENTICATED":
                     outcome = _SIGNED_OUT
         except Exception:
             log.exception("service error in room %s (%s)", self.code, cmd.type)

@@ -7,6 +7,7 @@ contracts in pyproject.toml hold it); these modules never import the engine.
 """
 
 from games.models.content import Announcement, FAQEntry
+from games.models.presence import PRESENCE_TIMEOUT, STALE_AFTER
 from games.models.social import (
     Block,
     FriendRequest,
@@ -19,8 +20,6 @@ from games.models.standings import PairStats, PlayerRating, RatingHistory
 from games.models.table import (
     INVITE_ALPHABET,
     INVITE_LENGTH,
-    PRESENCE_TIMEOUT,
-    STALE_AFTER,
     Connection,
     DeadlineKind,
     DebtStatus,

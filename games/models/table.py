@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import secrets
 import uuid
-from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
@@ -502,14 +501,7 @@ class RoundAction(models.Model):
         super().save(*args, **kwargs)
 
 
-# A socket row (a table's Connection, a tab's SitePresence) counts as live while its heartbeat
-# is this recent: a connection whose process died stops refreshing last_seen, and after this it
-# counts as away. Kept with the rows it judges, so the services and talk's presence read one
-# figure (games/services/presence.py, games/talk/online.py).
-PRESENCE_TIMEOUT = timedelta(seconds=75)
-# A row whose socket has not pinged for this long belongs to a process that died without
-# cleaning up (a live client pings every 30 s): the purges remove it.
-STALE_AFTER = 4 * PRESENCE_TIMEOUT
+# PRESENCE_TIMEOUT and STALE_AFTER (games/models/presence.py) judge these socket rows.
 
 
 class Connection(models.Model):

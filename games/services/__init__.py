@@ -3,6 +3,7 @@
 Doors (consumers, views, the API, tasks, the admin, bots) call what this package exports:
 
 - `submit` — a player's command (games/services/writer.py, lobby commands in lobby.py);
+  `submit_move` — the same sent over a table's socket (written from its event loop when it can);
 - `wake`, `fire_deadline`, `sweep_deadlines` — the timers (deadlines.py: `wake` is what a
   deal's wake-up calls);
 - `connect`, `disconnect`, `touch`, `connected_users`, `may_watch`, `purge_stale_connections`
@@ -11,10 +12,15 @@ Doors (consumers, views, the API, tasks, the admin, bots) call what this package
 - `create_room` (rooms.py), `staff_close_room`, `staff_end_match` (the admin's actions);
 - `table_snapshot` — a read-only picture of a table for a sync;
 - `play_bot_turn`, `wake_bot`, `sweep_bot_turns`, `create_practice_table` — bots at the table
-  (bots.py); `wake_bot` is what a runner calls, at the budget bot_budget.py allows.
+  (bots/turns.py); `wake_bot` is what a runner calls, at the budget bots/budget.py allows.
 """
 
-from games.services.bots import create_practice_table, play_bot_turn, sweep_bot_turns, wake_bot
+from games.services.bots.turns import (
+    create_practice_table,
+    play_bot_turn,
+    sweep_bot_turns,
+    wake_bot,
+)
 from games.services.commands import Command
 from games.services.deadlines import fire_deadline, sweep_deadlines, wake
 from games.services.errors import ServiceError
@@ -31,8 +37,15 @@ from games.services.presence import (
     touch,
 )
 from games.services.rooms import create_room
-from games.services.table import rules_of
-from games.services.writer import Outcome, key_of, shuffled_deck, submit, table_snapshot
+from games.services.tables import rules_of
+from games.services.writer import (
+    Outcome,
+    key_of,
+    shuffled_deck,
+    submit,
+    submit_move,
+    table_snapshot,
+)
 
 __all__ = [
     "PRESENCE_TIMEOUT", "Command", "Outcome", "ServiceError", "away_seats", "connect",
@@ -41,5 +54,5 @@ __all__ = [
     "may_watch", "owner_blocked", "play_bot_turn", "sweep_bot_turns", "wake_bot",
     "purge_stale_connections", "rules_of",
     "seat_of_user", "shuffled_deck", "staff_close_room", "staff_end_match", "submit",
-    "sweep_deadlines", "table_snapshot", "touch",
+    "submit_move", "sweep_deadlines", "table_snapshot", "touch",
 ]

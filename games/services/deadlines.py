@@ -5,7 +5,7 @@ fires every overdue deadline (Celery beat, or the embedded loop), so a lost wake
 timer by at most the sweep interval. Both are idempotent: a duplicate, stale or early call
 fires nothing.
 
-One wake-up per deal at a time (Round.wakeup_at, games/services/table.py `aim_wakeup`): a card
+One wake-up per deal at a time (Round.wakeup_at, games/services/timers.py `aim_wakeup`): a card
 played under a turn timer moves the deadline later without arming another, so the armed one
 comes early; it then re-arms itself for the deadline standing, once — a wake-up that is not the
 deal's armed one (a duplicate, one replaced by an earlier deadline) only fires a deadline that
@@ -24,7 +24,8 @@ from games.engine import RuleError
 from games.models import MatchStatus, Round
 from games.services import sql, wakeups
 from games.services.errors import ServiceError
-from games.services.table import Table, apply_engine, finish, lock_code
+from games.services.record import apply_engine, finish
+from games.services.tables import Table, lock_code
 
 log = logging.getLogger(__name__)
 

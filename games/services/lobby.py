@@ -22,7 +22,8 @@ from games.engine.options import Options
 from games.engine.state import team_of
 from games.models import Block, MatchStatus, Room, Seat, Visibility
 from games.services.errors import ServiceError
-from games.services.table import Table, bump, finish, lock_code, log_action
+from games.services.record import bump, finish, log_action
+from games.services.tables import Table, lock_code
 
 Fields = dict[str, Any]
 

@@ -17,10 +17,12 @@ from django.db.models import F
 from django.utils import timezone
 
 from games.engine.options import Options
-from games.models import STALE_AFTER, Connection, Room, Round, Seat
-from games.services import bot_wakeups, outbox, sql
+from games.models import Connection, Room, Round, Seat
+from games.models.after_commit import on_commit
+from games.models.presence import PRESENCE_TIMEOUT, STALE_AFTER
+from games.services import sql
+from games.services.bots import wakeups as bot_wakeups
 from games.services.lobby import owner_blocked
-from games.services.table import PRESENCE_TIMEOUT
 
 __all__ = ["MAX_SOCKETS_PER_ROOM", "MAX_SOCKETS_PER_USER", "PRESENCE_TIMEOUT", "STALE_AFTER",
            "away_seats", "connect", "connected_users", "disconnect", "may_watch", "presence_frame",
@@ -34,8 +36,6 @@ __all__ = ["MAX_SOCKETS_PER_ROOM", "MAX_SOCKETS_PER_USER", "PRESENCE_TIMEOUT", "
 # two, never by hundreds.
 MAX_SOCKETS_PER_ROOM = 8
 MAX_SOCKETS_PER_USER = 20
-# STALE_AFTER (games/models/table.py): a row silent that long belongs to a process that died
-# without cleaning up; purge_stale_connections removes it.
 # A closed row (the away clock) is kept this long after its socket closed, then purged.
 CLOSED_KEPT = timedelta(days=7)
 
@@ -71,7 +71,7 @@ def connect(code: str, user: Any, channel_name: str) -> str | None:
         Connection.objects.update_or_create(
             channel_name=channel_name,
             defaults={"room": room, "user": user, "last_seen": now, "closed_at": None})
-        outbox.presence_changed(code, lambda: presence_frame(code))
+        on_commit(lambda port: port.publish_presence(code, presence_frame(code)))
     return None
 
 
@@ -89,7 +89,7 @@ def disconnect(code: str, channel_name: str) -> None:
                 row.closed_at = timezone.now()
                 row.save(update_fields=["closed_at"])
                 _wake_stand_in(row.room_id, row.closed_at)
-        outbox.presence_changed(code, lambda: presence_frame(code))
+        on_commit(lambda port: port.publish_presence(code, presence_frame(code)))
 
 
 def _wake_stand_in(room_id: int, away_since: datetime) -> None:
@@ -105,7 +105,7 @@ def _wake_stand_in(room_id: int, away_since: datetime) -> None:
     if grace == 0 or rnd is None:
         return
     version, when = room.version, away_since + timedelta(seconds=grace)
-    transaction.on_commit(lambda: bot_wakeups.schedule(rnd, version, when))
+    transaction.on_commit(lambda: bot_wakeups.schedule(rnd, version, when))  # Celery or the port
 
 
 def touch(channel_name: str, session: tuple[str, list[Any]] | None = None) -> bool:
@@ -161,7 +161,7 @@ def connected_users(code: str) -> list[int]:
 
 def away_seats(code: str) -> dict[int, datetime | None]:
     """The seats whose player has no live socket, and since when (None: unknown): the hook a
-    stand-in bot for away players reads to decide when to take a seat over (bot_seats.py).
+    stand-in bot for away players reads to decide when to take a seat over (bots/stand_ins.py).
     The same answer as the view's `seats[].away_since`; read in one statement."""
     room = Room.objects.filter(code=code).only("pk").first()
     if room is None:

@@ -11,9 +11,14 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from games.engine import MatchState, events_for, new_match_state, view
+from games.engine import MATCH_OVER, ROUND_OVER, MatchState, events_for, new_match_state, view
 from games.engine.options import Options
 from games.engine.views import seat_view, shared_view
+from games.models import MatchStatus, Room
+from games.services.bots import stand_ins
+from games.services.match_sheet import deals_of
+from games.services.sql import SeatRow
+from games.services.tables import Table, rules_of, seats_of
 
 
 @dataclass
@@ -26,7 +31,7 @@ class SeatInfo:
     # Without a live socket: since when (None: connected, or unknown). See presence.away_seats.
     away_since: datetime | None = None
     # The seat's own bot's level ("" for a person), and whether a bot stands in for the
-    # person now (games/services/bot_seats.py).
+    # person now (games/services/bots/stand_ins.py).
     bot_level: str = ""
     stand_in: bool = False
 
@@ -97,3 +102,60 @@ class TableSnapshot:
 def lobby_state(options: Options, owner_seat: int | None) -> MatchState:
     """The engine's picture of a table between matches: phase LOBBY, the owner dealing first."""
     return new_match_state(options, owner_seat if owner_seat is not None else 0)
+
+
+def display_name(user: Any) -> str:
+    """The name the table's view, the pages and the API show: "Former player" for a deleted
+    account (User.public_name)."""
+    return str(user.public_name)
+
+
+def room_json(room: Room, owner_name: str | None = None) -> dict[str, Any]:
+    """A room as every audience may see it, the one builder of its shape: the table's `room`
+    (which adds whether it is closed) and the API's (which adds its counts and links, for rooms
+    that are open). `owner_name`: the owner's name as already read (the table's seats), else
+    the owner's row is read."""
+    return {
+        "code": room.code,
+        "name": room.name,
+        "owner": {"id": room.owner_id,
+                  "name": owner_name if owner_name is not None else display_name(room.owner)},
+        "visibility": room.visibility,
+        "allow_spectators": room.allow_spectators,
+        "options": room.options,
+    }
+
+
+def snapshot(t: Table, seats: list[SeatRow] | None = None) -> TableSnapshot:
+    """Everything every audience of the table may be shown, as of this transaction."""
+    room = t.room
+    seats = seats_of(t) if seats is None else seats
+    owner = next((s for s in seats if s.user_id == room.owner_id), None)
+    owner_seat = owner.index if owner is not None else None
+    state = t.state if t.state is not None else lobby_state(rules_of(room), owner_seat)
+    match = None
+    if t.match is not None:
+        match = {"id": t.match.pk, "number": t.match.number, "status": t.match.status}
+        if state.phase in (ROUND_OVER, MATCH_OVER):
+            # The score sheet's deal list: public once a deal is scored, and only read then
+            # (not on the hot path of the cards played), from the rows: the deal's own row,
+            # scored by this command, is written first.
+            t.write_deferred()
+            match["deals"] = deals_of(t.match)
+    running = t.match is not None and t.match.status == MatchStatus.RUNNING
+    return TableSnapshot(
+        code=room.code,
+        version=room.version,
+        room={**room_json(room, owner.name if owner is not None else None),
+              "closed": room.closed is not None},
+        seats=[SeatInfo(s.index, s.team, s.user_id, s.name, s.joined.isoformat(), s.away_since,
+                        s.bot_level if s.is_bot else "",
+                        running and stand_ins.stands_in(s, state, t.now))
+               for s in seats if s.index is not None],
+        connected={s.user_id for s in seats if s.online},
+        state=state,
+        match=match,
+        deadline=t.round.deadline if t.round is not None else None,
+        deadline_kind=t.round.deadline_kind if t.round is not None else "",
+        events=t.events,
+    )

@@ -11,7 +11,7 @@ instances the ORM would build and go in as the ORM would write them. Everything 
 On PostgreSQL the statements are prepared (troccas_site/prepared.py), and an action needs
 fewer of them: the sender's session is checked by a column of the statement that locks the
 table, and the deal's row, the log row and the version's compare-and-set are one statement
-(`write_all`: data-modifying WITH clauses; games/services/table.py defers the first two until
+(`write_all`: data-modifying WITH clauses; games/services/record.py defers the first two until
 the third). A card played is five round trips with BEGIN and COMMIT, where it was eight.
 (psycopg's pipeline mode would send several statements in one round trip too, but it waits for
 their results by polling a socket that is always writable: measured, it cost more CPU than
@@ -37,6 +37,7 @@ from django.utils.translation import gettext
 
 from accounts.models import User
 from games.models import Connection, Match, Room, Round, RoundAction, Seat
+from games.models.presence import PRESENCE_TIMEOUT
 from troccas_site.prepared import prepared_cursor
 
 
@@ -174,6 +175,15 @@ def _compiled() -> dict[str, Any]:
         seats_json = (f"(SELECT json_group_array(x.j) FROM (SELECT json_array({seat_columns}) "
                       f"AS j {seat_from}WHERE s.{q('room_id')} = r.{q('id')} "
                       f"ORDER BY s.{q('index')}) x)")
+    # A command's answer if its action_id is logged already: "kind:code" (the code of a public
+    # refusal, RULES §8; empty for an action), found by the log's unique key (room id, user,
+    # the client's id; writer.key_of) in the table's own statement: a duplicate is answered
+    # without a statement of its own, and without running the command again.
+    t_action = q(RoundAction._meta.db_table)
+    code_of = (f"a.{q('payload')} ->> 'code'" if connection.vendor == "postgresql"
+               else f"json_extract(a.{q('payload')}, '$.code')")
+    logged = (f"(SELECT a.{q('kind')} || ':' || COALESCE({code_of}, '') FROM {t_action} a "
+              f"WHERE a.{q('action_id')} = CAST(r.{q('id')} AS TEXT) || %s)")
     found = _cache[vendor] = {
         "columns": (room, match, rnd),
         "table": table,
@@ -182,15 +192,9 @@ def _compiled() -> dict[str, Any]:
         "table_for_update": table + lock_clause,
         # The locked table with its seats and, optionally, a check's EXISTS
         # (`load_table_with`).
-        "table_with_seats": (table_columns + ", " + seen + ", " + seats_json + table_from
-                             + lock_clause),
-        "table_checked": (table_columns + ", " + seen + ", EXISTS({check}), " + seats_json
-                          + table_from + lock_clause),
-        # The same, read without the lock (an optimistic write, `unlocked_block`).
-        "table_with_seats_read": (table_columns + ", " + seen + ", " + seats_json
-                                  + table_from),
-        "table_checked_read": (table_columns + ", " + seen + ", EXISTS({check}), " + seats_json
-                               + table_from),
+        # The table with its seats, read by the writer (`load_table_with`, `table_statement`).
+        "table_parts": (table_columns + ", " + seen, seats_json + table_from, lock_clause),
+        "logged": logged,
         "seats": seats,
     }
     return found
@@ -213,6 +217,17 @@ class LoadedTable:
     seats: list[SeatRow]
 
 
+@dataclass
+class MoveRead:
+    """What the writer's one read found: the table (None: no such room), whether the sender's
+    session holds (None: not checked), and the answer logged for the command's action_id
+    already (None: not logged; else "kind:code", `load_statement`)."""
+
+    table: LoadedTable | None
+    checked: bool | None
+    logged: str | None
+
+
 def load_table_with(code: str, *, online_since: datetime,
                     check: tuple[str, Sequence[Any]] | None = None, lock: bool = True
                     ) -> tuple[LoadedTable | None, bool | None]:
@@ -220,8 +235,17 @@ def load_table_with(code: str, *, online_since: datetime,
     optimistic write), with its seats (`seat_rows`), and whether the optional `check` (a
     statement: passed if it returns a row) passed, all read by one statement: the table
     (None: no such room) and the check's answer (None: no check given)."""
+    read = read_table(code, online_since=online_since, check=check, lock=lock)
+    return read.table, read.checked
+
+
+def read_table(code: str, *, online_since: datetime,
+               check: tuple[str, Sequence[Any]] | None = None, lock: bool = True,
+               logged: str | None = None) -> MoveRead:
+    """`load_table_with`, and with `logged` (the end of an action_id's key, `key_tail`) the
+    answer the log holds for it, in the same statement."""
     c = _compiled()
-    statement, params = load_statement(code, online_since, check, lock)
+    statement, params = load_statement(code, online_since, check, lock, logged)
     with prepared_cursor() as cur:
         cur.execute(statement, params)
         row = cur.fetchone()
@@ -234,26 +258,36 @@ def load_table_with(code: str, *, online_since: datetime,
             if check is not None:  # no room: the check alone, for the right answer
                 cur.execute(check[0], check[1])
                 checked = cur.fetchone() is not None
-            return None, checked
-    return loaded_from_row(row, check is not None)
+            return MoveRead(None, checked, None)
+    return loaded_from_row(row, check is not None, logged is not None)
 
 
 def load_statement(code: str, online_since: datetime,
-                    check: tuple[str, Sequence[Any]] | None, lock: bool
-                    ) -> tuple[str, list[Any]]:
+                   check: tuple[str, Sequence[Any]] | None, lock: bool,
+                   logged: str | None = None) -> tuple[str, list[Any]]:
+    """The table's one statement: its rows, the room's version as seen, the check's EXISTS
+    (with `check`), the log's answer for an action_id (with `logged`), the seats."""
     c = _compiled()
-    since = _when(online_since)
-    read = "" if lock else "_read"
-    if check is None:
-        return c["table_with_seats" + read], [since, code]
-    return (c["table_checked" + read].replace("{check}", check[0]),
-            [*check[1], since, code])
+    head, tail, lock_clause = c["table_parts"]
+    columns, params = head, []
+    if check is not None:
+        columns += f", EXISTS({check[0]})"
+        params += list(check[1])
+    if logged is not None:
+        columns += ", " + c["logged"]
+        params.append(logged)
+    return (columns + ", " + tail + (lock_clause if lock else ""),
+            [*params, _when(online_since), code])
 
 
-def loaded_from_row(row: Any, checked_too: bool) -> tuple[LoadedTable, bool | None]:
-    """The table and the check's answer from a row of `load_table_with`'s statement."""
+def loaded_from_row(row: Any, checked_too: bool, logged_too: bool = False) -> MoveRead:
+    """The table, the check's answer and the log's from a row of `load_statement`'s."""
     seats = row[-1]
     row = row[:-1]
+    logged = None
+    if logged_too:
+        logged = row[-1]
+        row = row[:-1]
     checked = None
     if checked_too:
         checked = bool(row[-1])
@@ -264,7 +298,7 @@ def loaded_from_row(row: Any, checked_too: bool) -> tuple[LoadedTable, bool | No
     if isinstance(seats, str | bytes):
         seats = orjson.loads(seats)
     seats = [orjson.loads(one) if isinstance(one, str) else one for one in seats or []]
-    return LoadedTable(*rows, seats=_seat_rows(seats)), checked
+    return MoveRead(LoadedTable(*rows, seats=_seat_rows(seats)), checked, logged)
 
 
 def _room_version_at(c: dict[str, Any]) -> int:
@@ -304,7 +338,6 @@ def away_since(last_open: Any, last_closed: Any) -> datetime | None:
     """Since when a user without a live socket is away, from the newest of their rows at the
     room: a closed row's `closed_at`, a silent open row's last_seen + PRESENCE_TIMEOUT (when
     it turned away). None with no row at all (never came, or gone longer than CLOSED_KEPT)."""
-    from games.services.table import PRESENCE_TIMEOUT  # table imports this module
 
     times = []
     if last_closed is not None:
@@ -467,13 +500,6 @@ def insert_statement(model: type[Model], values: dict[str, Any]) -> tuple[str, l
 def insert_action_statement(**values: Any) -> tuple[str, list[Any]]:
     """The INSERT of one RoundAction row (the log is append-only)."""
     return insert_statement(RoundAction, values)
-
-
-def insert_action(**values: Any) -> None:
-    """Append one RoundAction row now (see `insert_action_statement`)."""
-    sql, params = insert_action_statement(**values)
-    with prepared_cursor() as cur:
-        cur.execute(sql, params)
 
 
 def write_all(statements: Sequence[tuple[str, Sequence[Any]]]) -> int:

@@ -1,34 +1,26 @@
 """Waking a table when its deadline falls due (ARCHITECTURE.md §8).
 
 The deadline itself lives on the Round row; a wake-up is only a hint, one per deal at a time
-(Round.wakeup_at: games/services/table.py `aim_wakeup`, games/services/deadlines.py `wake`). In
+(Round.wakeup_at: games/services/timers.py `aim_wakeup`, games/services/deadlines.py `wake`). In
 the distributed mode it is a Celery task sent by name (so the services never import the task
-module that imports them); in the embedded mode the ASGI process's own timer loop registers
-itself here (games/live/timer_loop.py). A lost wake-up costs at most one sweep interval.
+module that imports them); in the embedded mode it goes to the ASGI process's own timer loop
+through the after-commit port (games/models/after_commit.py, games/live/timer_loop.py). A lost
+wake-up costs at most one sweep interval.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
 from datetime import datetime
 
 from django.conf import settings
+
+from games.models.after_commit import effects
 
 log = logging.getLogger(__name__)
 
 WAKE_DEAL_TASK = "games.wake_deal"
 SWEEP_DEADLINES_TASK = "games.sweep_deadlines"
-
-Scheduler = Callable[[int, datetime], None]
-_local: Scheduler | None = None
-
-
-def register_local(scheduler: Scheduler) -> None:
-    """The embedded mode's in-process timer loop: called with (round, when)."""
-    global _local
-    _local = scheduler
-
 
 def schedule(round_id: int, when: datetime) -> None:
     """Wake the deal at `when` (after commit). The task names its time exactly (ISO 8601): it
@@ -41,5 +33,6 @@ def schedule(round_id: int, when: datetime) -> None:
         except Exception:  # noqa: BLE001 - the sweep fires it anyway
             log.exception("could not schedule the timer of round %s", round_id)
         return
-    if _local is not None:
-        _local(round_id, when)
+    port = effects()
+    if port is not None:
+        port.schedule_wakeup(round_id, when)

@@ -1,47 +1,49 @@
-"""The door every command comes through: `submit` (ARCHITECTURE.md §5, §6, §9).
+"""The door every command comes through, and the one write path for a move (ARCHITECTURE.md
+§5, §6, §9).
 
-A client's (or a bot's) command runs in one short transaction with the room row locked
-(`select_for_update` on PostgreSQL; SQLite's IMMEDIATE transactions serialise writers): the
-version it acted on is checked, the command is applied (game commands through the engine,
-lobby commands through games/services/lobby.py), everything is stored with the action log, the
-version is compare-and-set, and only after commit is the table announced and its timer armed
-(games/services/table.py).
+A command is written by one sequence, `move`: read the table (one statement: its rows and
+seats, the sender's session, the log's answer if its action_id was applied already) → apply it
+(game commands through the engine, lobby commands through games/services/lobby.py) → the
+version's compare-and-set → the announcement (games/services/announce.py: the broadcast, the
+deal's wake-up, the bot to act next, each after commit) → the write (one statement) → after.
+`move` is a generator that yields its read and its write to an I/O backend
+(games/services/backends.py) and is handed back their answers, so the same code runs over the
+thread's Django connection (`submit`: in a transaction with the room row locked, or as an
+optimistic write, `sql.unlocked_block`) and over the sockets' event loop's own connection
+(`submit_move`: PostgreSQL). A refusal is answered where it is found, from the table as read:
+no second run of the engine, no statement of its own.
 """
 
 from __future__ import annotations
 
 import logging
 import secrets
+from collections.abc import Generator
 from dataclasses import dataclass
 from typing import Any
 
+from asgiref.sync import sync_to_async
 from django.conf import settings
-from django.db import IntegrityError, connection, transaction
+from django.core.exceptions import SynchronousOnlyOperation
+from django.db import IntegrityError, close_old_connections, connection, transaction
 from django.db.models import Max
+from django.utils import timezone
 
+from accounts.sessions import signed_in_statement, still_signed_in
 from games.engine import CARD_IDS, MATCH_OVER, RuleError, apply
 from games.engine.actions import OPTIMISTIC_TYPES, STAND_IN_TYPES
 from games.models import Match, MatchStatus, Room, RoundAction
-from games.services import bot_seats, deadlines, sql
+from games.services import backends, deadlines, sql
+from games.services.announce import announce
+from games.services.backends import LoopBackend, LoopIO, Read, ThreadBackend, ThreadIO, Write
+from games.services.bots import stand_ins
 from games.services.commands import Command
 from games.services.errors import ServiceError
 from games.services.lobby import lobby_command
-from games.services.snapshot import TableSnapshot, lobby_state
+from games.services.record import REFUSAL_KIND, apply_engine, bump, log_action, version_write
+from games.services.snapshot import TableSnapshot, lobby_state, snapshot
 from games.services.sql import SeatRow
-from games.services.table import (
-    REFUSAL_KIND,
-    CheckFailed,
-    Table,
-    apply_engine,
-    bump,
-    finish,
-    load_code,
-    lock_code,
-    log_action,
-    rules_of,
-    seats_of,
-    snapshot,
-)
+from games.services.tables import Table, load_code, rules_of, seats_of, table_of
 
 log = logging.getLogger(__name__)
 _rng = secrets.SystemRandom()
@@ -92,32 +94,129 @@ def _room_id(code: str) -> int | None:
     return Room.objects.filter(code=code).values_list("pk", flat=True).first()
 
 
+def key_tail(user: Any, cmd: Command) -> str | None:
+    """The end of a command's idempotency key after its room's id (`_action_key`): the table's
+    read completes it with the room it finds (sql.load_statement)."""
+    if not cmd.action_id or user is None:
+        return None
+    return f":{user.pk}:{cmd.action_id}"
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """How one run of `move` writes: `lock`, in a transaction with the room row locked (else
+    an optimistic write, the table read as committed); `fired`, the versions (before, after)
+    of a timer fired just before (`submit`); `on_loop`, on the sockets' event loop (what is to
+    happen after the write is collected in the table, not handed to a transaction)."""
+
+    lock: bool
+    session: tuple[str, list[Any]] | None = None
+    fired: tuple[int, int] | None = None
+    timer_checked: bool = False
+    for_seat: int | None = None
+    on_loop: bool = False
+
+
+# A run of `move`: it yields its read and its write, and returns the answer with the table it
+# wrote (None: nothing is to be kept of it; the thread rolls its transaction back).
+Move = Generator[Read | Write, Any, tuple[Outcome, Table | None]]
+
+
+def move(code: str, user: Any, cmd: Command, how: Attempt) -> Move:
+    """The one write path: read → apply → version write → announce → write → after (the
+    caller's, once the write is done). Raises Overdue (the table's timer is to fire first) and
+    sql.NeedsLock (an optimistic write that cannot finish as one statement, nothing written);
+    every refusal is answered from the table as read."""
+    now = timezone.now()
+    read: sql.MoveRead = yield Read(code, now, how.session, key_tail(user, cmd), how.lock)
+    if read.checked is False:
+        return Outcome(False, 0, "NOT_AUTHENTICATED"), None
+    if read.table is None:
+        return Outcome(False, 0, "ROOM_NOT_FOUND"), None
+    t = table_of(read.table, now, optimistic=not how.lock)
+    if read.logged is not None:
+        # Applied before (a double click, a resend after a lost ack): answered as then.
+        return logged_outcome(read.logged, t.room.version), None
+    if how.on_loop:
+        t.hooks = []
+    try:
+        apply_command(t, user, cmd, how.fired, how.timer_checked, how.for_seat)
+        if not t.changed:
+            return outcome_of(t), t
+        cas = version_write(t)
+        # Before the write: on the loop, anything here that would reach the database through
+        # Django is found while nothing is written yet.
+        announce(t)
+    except (ServiceError, RuleError) as exc:
+        return Outcome(False, t.version_before, exc.code), None
+    written = yield Write(list(t.deferred), cas, checked=t.optimistic)
+    if not written:
+        if t.optimistic:
+            raise sql.NeedsLock("the table moved since it was read")
+        return Outcome(False, t.version_before, "STALE_VERSION"), None
+    t.deferred.clear()
+    return outcome_of(t), t
+
+
+def run(steps: Move, io: ThreadBackend) -> tuple[Outcome, Table | None]:
+    """`move` over the thread's connection."""
+    try:
+        step = next(steps)
+        while True:
+            step = steps.send(io.read(step) if isinstance(step, Read) else io.write(step))
+    except StopIteration as done:
+        return done.value
+
+
+async def run_on_loop(steps: Move, io: LoopBackend) -> tuple[Outcome, Table | None]:
+    """`move` over a connection of the event loop's own."""
+    try:
+        step = next(steps)
+        while True:
+            answer = await (io.read(step) if isinstance(step, Read) else io.write(step))
+            step = steps.send(answer)
+    except StopIteration as done:
+        return done.value
+
+
+def logged_outcome(logged: str, version: int) -> Outcome:
+    """The answer already given to a logged action_id ("kind:code", sql.load_statement): a
+    duplicate ack, or for a publicly refused command (logged too, RULES §8) the same refusal
+    once more."""
+    kind, _, code = logged.partition(":")
+    if kind == REFUSAL_KIND:
+        return Outcome(False, version, code or None, duplicate=True)
+    return Outcome(True, version, duplicate=True)
+
+
+# --- the thread ---------------------------------------------------------------------------
+
 def submit(code: str, user: Any, cmd: Command, *, for_seat: int | None = None,
-           session: tuple[str, list[Any]] | None = None) -> Outcome:
+           session: tuple[str, list[Any]] | None = None, optimistic: bool = True) -> Outcome:
     """Apply one client command to a table. The door for consumers, views and bots.
 
     `for_seat`: a bot (`user` is its account) standing in for the away player of that seat;
     refused (NOT_STANDING_IN) unless the room's grace period is over and the player is still
-    away, checked under the lock (games/services/bot_seats.py).
+    away, checked under the lock (games/services/bots/stand_ins.py).
 
     `session`: a statement that returns a row while the sender's sign-in holds
     (accounts.sessions.signed_in_statement), sent with the table's own first statements in
     one round trip; if it returns none, nothing is done and the answer is NOT_AUTHENTICATED
-    (a websocket re-checks its session on every frame, docs/protocol.md §3)."""
+    (a websocket re-checks its session on every frame, docs/protocol.md §3).
+
+    `optimistic=False`: locked at once (an optimistic write of it just failed, `submit_move`)."""
     # An overdue timer is applied first, in its own transaction, as if it had fired on time
     # (ARCHITECTURE §8); a client who acted on the version just before it is not refused.
-    # The deadline is read from the round loaded under the lock (no query of its own on every
-    # command, bench/ws_load.py): when it has passed, this transaction is abandoned before it
-    # changed anything, the timer fires, and the command runs once more.
+    # The deadline is read from the round as loaded (no query of its own on every command,
+    # bench/ws_load.py): when it has passed, this transaction is abandoned before it changed
+    # anything, the timer fires, and the command runs once more.
     try:
-        try:
-            return _submit(code, user, cmd, for_seat=for_seat, session=session)
-        except Overdue as due:
-            fired = deadlines.fire(due.round_id, due.version)
-            return _submit(code, user, cmd, fired, timer_checked=True, for_seat=for_seat,
-                           session=session)
-    except CheckFailed:
-        return Outcome(False, 0, "NOT_AUTHENTICATED")
+        return _submit(code, user, cmd, Attempt(lock=not optimistic, session=session,
+                                                for_seat=for_seat))
+    except Overdue as due:
+        fired = deadlines.fire(due.round_id, due.version)
+        return _submit(code, user, cmd, Attempt(lock=True, session=session, fired=fired,
+                                                timer_checked=True, for_seat=for_seat))
 
 
 # The commands tried first as an optimistic write (sql.unlocked_block): a player's move, which
@@ -127,44 +226,44 @@ def submit(code: str, user: Any, cmd: Command, *, for_seat: int | None = None,
 _OPTIMISTIC_TYPES = OPTIMISTIC_TYPES
 
 
-def _optimistic(cmd: Command, fired: tuple[int, int] | None, for_seat: int | None) -> bool:
+def _optimistic(cmd: Command, how: Attempt) -> bool:
     # Not inside a caller's transaction (a test's, a request's): its statements could not
     # commit one by one.
-    return (cmd.type in _OPTIMISTIC_TYPES and fired is None and for_seat is None
+    return (cmd.type in _OPTIMISTIC_TYPES and how.fired is None and how.for_seat is None
             and connection.vendor == "postgresql" and settings.TROCCAS_OPTIMISTIC_WRITES
             and not connection.in_atomic_block)
 
 
-def _submit(code: str, user: Any, cmd: Command, fired: tuple[int, int] | None = None,
-            timer_checked: bool = False, for_seat: int | None = None,
-            session: tuple[str, list[Any]] | None = None) -> Outcome:
-    if _optimistic(cmd, fired, for_seat):
+def _submit(code: str, user: Any, cmd: Command, how: Attempt) -> Outcome:
+    if not how.lock and _optimistic(cmd, how):
         try:
-            return _attempt(code, user, cmd, fired, timer_checked, for_seat, session,
-                            lock=False)
+            return _attempt(code, user, cmd, how)
         except sql.NeedsLock:
             pass
-    return _attempt(code, user, cmd, fired, timer_checked, for_seat, session, lock=True)
+    return _attempt(code, user, cmd, Attempt(True, how.session, how.fired, how.timer_checked,
+                                             how.for_seat))
 
 
-def _attempt(code: str, user: Any, cmd: Command, fired: tuple[int, int] | None,
-             timer_checked: bool, for_seat: int | None,
-             session: tuple[str, list[Any]] | None, *, lock: bool) -> Outcome:
+class _Undo(Exception):
+    """Roll back a run that is to keep nothing (a refusal): whatever it wrote on the way (a
+    lobby command's rows, a stand-in's rating flag) and its after-commit work go."""
+
+    def __init__(self, outcome: Outcome) -> None:
+        super().__init__(outcome.code)
+        self.outcome = outcome
+
+
+def _attempt(code: str, user: Any, cmd: Command, how: Attempt) -> Outcome:
     try:
-        with transaction.atomic() if lock else sql.unlocked_block():
-            t = lock_code(code, check=session, lock=lock)
-            apply_command(t, user, cmd, fired, timer_checked, for_seat)
-            finish(t)
-            return outcome_of(t)
-    except (ServiceError, RuleError) as exc:
-        # The transaction rolled back: nothing changed.
-        logged_key = key_of(_room_id(code), user, cmd) if cmd.action_id else None
-        before = _logged(code, logged_key) if logged_key else None
-        if before is not None:
-            return before
-        return Outcome(False, _current_version(code), exc.code)
+        with transaction.atomic() if how.lock else sql.unlocked_block():
+            outcome, written = run(move(code, user, cmd, how), ThreadIO())
+            if written is None:
+                raise _Undo(outcome)
+            return outcome
+    except _Undo as undo:
+        return undo.outcome
     except IntegrityError:
-        # The unique log key: this action_id was applied before (or by a concurrent copy),
+        # The unique log key: this action_id was applied by a concurrent copy since the read,
         # so this one is acknowledged, not repeated. Any other broken constraint is a bug and
         # is not dressed up as a duplicate.
         key = key_of(_room_id(code), user, cmd)
@@ -174,6 +273,98 @@ def _attempt(code: str, user: Any, cmd: Command, fired: tuple[int, int] | None,
         log.info("room %s: action %s was applied before; answered as a duplicate",
                  code, cmd.action_id)
         return before
+
+
+# --- the event loop -----------------------------------------------------------------------
+
+def on_loop(cmd: Command, session: tuple[str, list[Any]] | None) -> bool:
+    """Whether a move is written from the sockets' event loop (PostgreSQL; the switches
+    TROCCAS_OPTIMISTIC_WRITES and TROCCAS_LOOP_WRITES)."""
+    return (cmd.type in _OPTIMISTIC_TYPES and session is not None
+            and connection.vendor == "postgresql" and settings.TROCCAS_OPTIMISTIC_WRITES
+            and settings.TROCCAS_LOOP_WRITES)
+
+
+@dataclass(frozen=True)
+class _HandOver:
+    """The loop wrote nothing: the thread writes the move, optimistically first or not."""
+
+    optimistic: bool
+
+
+async def submit_move(code: str, user: Any, cmd: Command,
+                      auth: tuple[int, str, str | None]) -> Outcome:
+    """A command sent over a table's socket, by a player whose sign-in is `auth` (user id,
+    password hash, session key; accounts/sessions.py): the consumer's one call for a move.
+
+    Written from this event loop when it can be (`on_loop`): the table read and the write sent
+    over a connection of the loop's own, two round trips, no thread. What the loop cannot do —
+    a write before the compare-and-set (a new deal's row, a score, a Narr debt), another writer
+    first, a timer overdue, the loop's connections all busy — it hands to a database thread
+    having written nothing, as it does every other command. NOT_AUTHENTICATED when the
+    session has ended."""
+    session = signed_in_statement(*auth)
+    handed = _HandOver(optimistic=True)
+    if on_loop(cmd, session):
+        done = await _move_on_loop(code, user, cmd, session)
+        if isinstance(done, Outcome):
+            return done
+        handed = done
+    sqlite = settings.DATABASES["default"]["ENGINE"].endswith("sqlite3")
+    return await sync_to_async(_submit_on_thread, thread_sensitive=sqlite)(
+        auth, code, user, cmd, handed.optimistic)
+
+
+def _submit_on_thread(auth: tuple[int, str, str | None], code: str, user: Any, cmd: Command,
+                      optimistic: bool) -> Outcome:
+    """`submit` on a database thread (its connections closed when stale, as a Channels
+    database call does), the session's statement sent with the table's read."""
+    close_old_connections()
+    try:
+        statement = signed_in_statement(*auth)
+        if statement is None and not still_signed_in(*auth):
+            return Outcome(False, 0, "NOT_AUTHENTICATED")
+        return submit(code, user, cmd, session=statement, optimistic=optimistic)
+    finally:
+        close_old_connections()
+
+
+async def _move_on_loop(code: str, user: Any, cmd: Command,
+                        session: tuple[str, list[Any]] | None) -> Outcome | _HandOver:
+    conns = backends.loop_connections()
+    try:
+        conn = await conns.take()
+    except Exception:  # noqa: BLE001 - PostgreSQL unreachable from here: the thread's way
+        log.warning("no connection for a move on the event loop", exc_info=True)
+        return _HandOver(optimistic=True)
+    if conn is None:
+        return _HandOver(optimistic=True)
+    healthy = False
+    try:
+        try:
+            outcome, written = await run_on_loop(
+                move(code, user, cmd, Attempt(lock=False, session=session, on_loop=True)),
+                LoopIO(conn))
+        except Overdue:
+            healthy = True
+            return _HandOver(optimistic=True)
+        except (sql.NeedsLock, SynchronousOnlyOperation):
+            # It must write before its compare-and-set, or another writer came first: locked.
+            healthy = True
+            return _HandOver(optimistic=False)
+        healthy = True
+    except Exception as exc:  # noqa: BLE001 - a broken rule or connection: the thread's way
+        if not backends.is_database_error(exc):
+            raise
+        if not backends.is_integrity_error(exc):
+            log.warning("a move on the event loop failed; sent the ordinary way", exc_info=True)
+        healthy = backends.usable(conn)
+        return _HandOver(optimistic=True)
+    finally:
+        conns.give_back(conn, healthy)
+    if written is not None:
+        backends.after_write_on_loop(written)
+    return outcome
 
 
 def apply_command(t: Table, user: Any, cmd: Command, fired: tuple[int, int] | None = None,
@@ -187,10 +378,9 @@ def apply_command(t: Table, user: Any, cmd: Command, fired: tuple[int, int] | No
             and t.match.status == MatchStatus.RUNNING):
         raise Overdue(rnd.pk, rnd.version)
     key = key_of(room.pk, user, cmd)
-    # A repeated action_id (a double click, a resend after a lost ack) is found without a
-    # query of its own on the way of every action: if the command is refused, the log is
-    # asked (`_attempt`) whether it was already applied; if it is applied again, inserting its
-    # log row breaks the unique action_id and the transaction rolls back.
+    # A repeated action_id (a double click, a resend after a lost ack) is found by the table's
+    # own read (`move`); one applied by a concurrent copy since breaks the log's unique key on
+    # the write, and the transaction rolls back (`_attempt`).
     accepted = {room.version}
     if fired is not None and fired[1] == room.version:
         accepted.add(fired[0])
@@ -250,7 +440,7 @@ def _stand_in_seat(t: Table, user: Any, kind: str, index: int) -> SeatRow:
     seat = next((s for s in seats_of(t) if s.index == index), None)
     if (not getattr(user, "is_bot", False) or kind not in _STAND_IN_TYPES or seat is None
             or t.state is None or t.match is None
-            or not bot_seats.stands_in(seat, t.state, t.now)):
+            or not stand_ins.stands_in(seat, t.state, t.now)):
         raise ServiceError("NOT_STANDING_IN")
     return seat
 

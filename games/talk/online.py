@@ -16,7 +16,8 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from games.models import PRESENCE_TIMEOUT, STALE_AFTER, Connection, Room, SitePresence, Visibility
+from games.models import Connection, Room, SitePresence, Visibility
+from games.models.presence import PRESENCE_TIMEOUT, STALE_AFTER
 
 __all__ = ["MAX_SITE_SOCKETS_PER_USER", "connect", "disconnect", "online_count",
            "online_ids", "public_tables", "purge_stale", "touch"]

@@ -36,6 +36,7 @@ from games.engine.json_depth import too_deep
 from games.engine.options import Options
 from games.models import MatchStatus, Room
 from games.services.rooms import with_default_turn_timer
+from games.services.snapshot import room_json as shared_room_json
 from games.text.errors import message_for
 
 ROOMS_PER_PAGE = 50
@@ -148,11 +149,6 @@ def _require_user(request: HttpRequest) -> User:
 
 # --- JSON shapes ---------------------------------------------------------------------------
 
-def _display_name(user: Any) -> str:
-    # The name the table's `view` and the pages show: "Former player" for a deleted account.
-    return str(user.public_name)
-
-
 def room_urls(request: HttpRequest, code: str) -> dict[str, str]:
     """The invite link (page, in the request's language) and the table's websocket."""
     page = request.build_absolute_uri(reverse("games:room", kwargs={"code": code}))
@@ -163,12 +159,7 @@ def room_urls(request: HttpRequest, code: str) -> dict[str, str]:
 def room_json(request: HttpRequest, room: Room, seats_taken: int, running: bool
               ) -> dict[str, Any]:
     return {
-        "code": room.code,
-        "name": room.name,
-        "owner": {"id": room.owner_id, "name": _display_name(room.owner)},
-        "visibility": room.visibility,
-        "allow_spectators": room.allow_spectators,
-        "options": room.options,
+        **shared_room_json(room),
         "seats_taken": seats_taken,
         "running": running,
         "created": room.created.isoformat(),

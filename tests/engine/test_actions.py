@@ -352,7 +352,7 @@ def test_a_bots_action_becomes_the_command_a_client_sends() -> None:
 
 
 def test_a_bots_decision_is_legal_only_if_the_table_lets_a_bot_play_it() -> None:
-    from games.services.bots import _is_legal
+    from games.services.bots.turns import _is_legal
 
     v = {"seat": 0, "actions": {"deal": True, "new_match": True}}
     assert _is_legal({"type": "deal_next_pass", "seat": 0}, v)

@@ -21,7 +21,7 @@ from django.utils import timezone
 from games import services
 from games.live import bot_pool, timer_loop
 from games.models import Match, RoundAction
-from games.services import bot_wakeups
+from games.services.bots import wakeups as bot_wakeups
 from tests.support import bots as helpers
 from tests.support import tables
 from tests.support.servers import Proc, Processes, requires_distributed_postgres

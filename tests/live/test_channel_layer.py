@@ -141,7 +141,7 @@ async def test_a_handed_over_fan_out_keeps_the_order_of_the_threads_hand_overs(l
     got += [(await _receive(a, here))["n"] for _ in range(19)]
     assert got == list(range(20))
     assert [(await _receive(b, there))["n"] for _ in range(20)] == list(range(20))
-    # From the loop itself (a move written there, games/services/loop_writer.py): delivered
+    # From the loop itself (a move written there, games/services/writer.py): delivered
     # at once, after what the thread handed over.
     assert a.fan_out_threadsafe(["table.T.seat.1"], lambda g: {"type": "table.update", "n": 20})
     assert (await _receive(a, here))["n"] == 20

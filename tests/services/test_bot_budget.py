@@ -20,9 +20,10 @@ from django.test import override_settings
 from games import services, tasks
 from games.engine import legal_actions
 from games.live import bot_pool
-from games.services import bot_budget, bot_wakeups
-from games.services import bots as bot_turns
-from games.services.bot_budget import (
+from games.services.bots import budget as bot_budget
+from games.services.bots import turns as bot_turns
+from games.services.bots import wakeups as bot_wakeups
+from games.services.bots.budget import (
     CALM_SECONDS,
     HOLD_SECONDS,
     LAG_HIGH_MS,

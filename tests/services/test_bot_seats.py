@@ -345,7 +345,7 @@ def test_a_bot_that_raises_is_replaced_by_the_lowest_value_action_and_logged(
 
     monkeypatch.setattr(bots, "decide", broken)
     expected = _lowest_for(code, 1)
-    with caplog.at_level(logging.ERROR, logger="games.services.bots"):
+    with caplog.at_level(logging.ERROR, logger="games.services.bots.turns"):
         assert helpers.wake(code)
     assert _last_card(code) == expected
     text = caplog.text
@@ -365,7 +365,7 @@ def test_a_bot_that_overruns_or_plays_illegally_is_replaced(
 
     monkeypatch.setattr(bots, "decide", slow)
     expected = _lowest_for(code, 1)
-    with caplog.at_level(logging.WARNING, logger="games.services.bots"):
+    with caplog.at_level(logging.WARNING, logger="games.services.bots.turns"):
         assert helpers.wake(code)
     assert _last_card(code) == expected and "budget" in caplog.text
 
@@ -379,7 +379,7 @@ def test_a_bot_that_overruns_or_plays_illegally_is_replaced(
     assert turn is not None
     expected = _lowest_for(code, turn.seat)
     caplog.clear()
-    with caplog.at_level(logging.ERROR, logger="games.services.bots"):
+    with caplog.at_level(logging.ERROR, logger="games.services.bots.turns"):
         assert helpers.wake(code)
     assert _last_card(code) == expected and "does not offer" in caplog.text
 
@@ -405,7 +405,7 @@ def test_the_bot_sees_its_seat_alone_and_a_seed_from_the_deal(
     assert view["seat"] == 1 and view["hand"] and set(view) == set(
         services.table_snapshot(code).view_for(1)) - {"room", "seats", "match", "deadline",
                                                       "deadline_kind"}
-    from games.services.bots import seed_of
+    from games.services.bots.turns import seed_of
 
     assert seed == seed_of(helpers.current_match(code).pk, rnd.number, number)
     # The seat's events: its own deal passes hold its cards, nobody else's.
@@ -479,7 +479,7 @@ def test_a_player_leaving_mid_match_wakes_the_table_when_the_grace_period_ends(
     from datetime import timedelta
 
     from games.models import Connection
-    from games.services import bot_wakeups
+    from games.services.bots import wakeups as bot_wakeups
 
     code, seat = _at_play(by_seat, grace=45)
     mario = by_seat[seat]

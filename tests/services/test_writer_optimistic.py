@@ -8,6 +8,7 @@ PostgreSQL only (SQLite has one writer at a time and no data-modifying WITH)."""
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -18,8 +19,7 @@ from django.test.utils import CaptureQueriesContext
 
 from games import services
 from games.engine import PLAY, ROUND_OVER, legal_actions
-from games.models import Room, Round, RoundAction
-from games.services import outbox
+from games.models import Room, Round, RoundAction, after_commit
 from games.services import sql as hot_sql
 from tests.support import tables
 
@@ -45,7 +45,10 @@ class Announced:
 @pytest.fixture
 def announced(monkeypatch: pytest.MonkeyPatch) -> Announced:
     recorder = Announced()
-    monkeypatch.setattr(outbox, "_announcer", recorder)
+    port = after_commit.effects()
+    assert port is not None
+    monkeypatch.setattr(after_commit, "_effects", dataclasses.replace(
+        port, publish=recorder.publish, publish_presence=recorder.publish_presence))
     return recorder
 
 

@@ -11,8 +11,8 @@ from django.utils import timezone
 from games import services
 from games.engine import MATCH_OVER, PLAY, REVEAL, legal_actions
 from games.models import Connection, Match, Room
-from games.services.bot_seats import pending_turn
-from games.services.table import load_code, seats_of
+from games.services.bots.stand_ins import pending_turn
+from games.services.tables import load_code, seats_of
 from tests.support import tables
 
 

@@ -20,8 +20,7 @@ from django.utils import timezone
 
 from games import services
 from games.models import SitePresence
-from games.services.presence import STALE_AFTER
-from games.services.table import PRESENCE_TIMEOUT
+from games.models.presence import PRESENCE_TIMEOUT, STALE_AFTER
 from games.talk import friends, online
 from tests.support.live import HOST, ORIGIN, _session_cookie
 from tests.support.servers import Processes, requires_distributed_postgres

@@ -3,38 +3,29 @@
 A wake-up is only a hint carrying (round, version): the bot's turn reads the table again and
 does nothing if the table moved on. In the distributed mode it is a Celery task sent by name
 (so a strong bot's CPU is spent on the workers, never in an ASGI process); in the embedded mode
-the live layer registers its worker pool here (games/live/bot_pool.py). A lost wake-up is
+it goes to the live layer's worker pool through the after-commit port
+(games/models/after_commit.py, games/live/bot_pool.py). A lost wake-up is
 found by the deadline sweep (games/services/deadlines.py), like a lost timer.
 
 Every wake-up carries the moment its bot is to act (`due`, seconds since the epoch: a Celery
 worker may run on another machine), so the runner can tell how far behind it is and shrink the
-decision's budget (games/services/bot_budget.py).
+decision's budget (games/services/bots/budget.py).
 """
 
 from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable
 from datetime import datetime
 
 from django.conf import settings
 from django.utils import timezone
 
+from games.models.after_commit import effects
+
 log = logging.getLogger(__name__)
 
 BOT_TURN_TASK = "games.bot_turn"
-
-Runner = Callable[[int, int, float, float], None]
-_local: Runner | None = None
-
-
-def register_local(runner: Runner) -> None:
-    """The embedded mode's worker pool: called with (round, version, delay in seconds, due
-    time in seconds since the epoch)."""
-    global _local
-    _local = runner
-
 
 def schedule(round_id: int, version: int, when: datetime | None = None) -> None:
     """Have a bot look at the deal at `version` (now, or at `when`); call after commit."""
@@ -50,5 +41,6 @@ def schedule(round_id: int, version: int, when: datetime | None = None) -> None:
         except Exception:  # noqa: BLE001 - the sweep wakes it anyway
             log.exception("could not wake the bot of round %s", round_id)
         return
-    if _local is not None:
-        _local(round_id, version, delay, due)
+    port = effects()
+    if port is not None:
+        port.bot_turn(round_id, version, delay, due)

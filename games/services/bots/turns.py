@@ -1,7 +1,7 @@
 """Bots at the table (issue #15): a bot's turn, the sweep for lost ones, the practice table.
 
 A bot acts through `submit` like any player — the same checks, versions, action log and
-broadcast. A wake-up (games/services/bot_wakeups.py: a Celery task, or the embedded worker
+broadcast. A wake-up (games/services/bots/wakeups.py: a Celery task, or the embedded worker
 pool) carries (round, version) and does nothing if the table moved on. The bot sees only its
 seat's view and the events of the deal that seat may see (`games.bots`, the decision). A bot
 never stalls a table: a decision that raises, overruns its budget or is illegal is replaced by
@@ -33,13 +33,15 @@ from games.engine.options import Options
 from games.engine.rules import PUBLIC_REFUSALS
 from games.history.replay import ENGINE_KINDS, engine_action
 from games.models import MatchStatus, Room, Round, RoundAction
-from games.services import bot_budget, bot_wakeups
-from games.services.bot_seats import BotTurn, pending_turn
+from games.models.presence import PRESENCE_TIMEOUT
+from games.services.bots import budget as bot_budget
+from games.services.bots import wakeups as bot_wakeups
+from games.services.bots.stand_ins import BotTurn, pending_turn
 from games.services.commands import Command
 from games.services.errors import ServiceError
 from games.services.rooms import create_room
 from games.services.snapshot import lobby_state
-from games.services.table import PRESENCE_TIMEOUT, Table, load_code, seats_of
+from games.services.tables import Table, load_code, seats_of
 from games.services.writer import Outcome, submit
 
 log = logging.getLogger(__name__)
@@ -174,7 +176,7 @@ def _actor(turn: BotTurn) -> User:
 def wake_bot(round_id: int, version: int, due: float | None = None) -> bool:
     """What a bot runner (an embedded worker thread, a Celery task) calls with a wake-up:
     the lag since `due` (seconds since the epoch, when the bot was to act) sets this process's
-    decision budget (games/services/bot_budget.py), then the turn is played at that budget."""
+    decision budget (games/services/bots/budget.py), then the turn is played at that budget."""
     lag = 0.0 if due is None else time.time() - due
     return play_bot_turn(round_id, version, budget=bot_budget.governor.start(lag))
 

@@ -1,7 +1,8 @@
-"""Moves written from the socket's event loop (games/services/loop_writer.py, issue #16): a card
-sent over a socket is read and written over the loop's own connection, with no database
-thread; whatever the loop cannot do (a refusal, a card that scores a deal, no free connection)
-is written by the thread as before, with nothing written twice.
+"""Moves written from the socket's event loop (games/services/writer.py `submit_move`, over
+games/services/backends.py's LoopIO; issue #16): a card sent over a socket is read and written
+over the loop's own connection, with no database thread, and a refusal is answered there too;
+whatever the loop cannot do (a card that scores a deal, no free connection) is written by the
+thread as before, with nothing written twice.
 
 PostgreSQL only: the embedded mode's SQLite has one writer thread for every table."""
 
@@ -15,9 +16,8 @@ from django.db import connection
 
 from games.engine import legal_actions
 from games.engine.cards import ids_of
-from games.live import consumers
 from games.models import RoundAction
-from games.services import loop_writer
+from games.services import backends, writer
 from tests.support import tables
 
 pytestmark = [
@@ -30,13 +30,13 @@ pytestmark = [
 def threads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The command types the consumer sent to a database thread."""
     sent: list[str] = []
-    through_thread = consumers._submit_signed_in
+    through_thread = writer._submit_on_thread
 
-    def spy(auth: Any, code: str, user: Any, cmd: Any) -> Any:
+    def spy(auth: Any, code: str, user: Any, cmd: Any, optimistic: bool) -> Any:
         sent.append(cmd.type)
-        return through_thread(auth, code, user, cmd)
+        return through_thread(auth, code, user, cmd, optimistic)
 
-    monkeypatch.setattr(consumers, "_submit_signed_in", spy)
+    monkeypatch.setattr(writer, "_submit_on_thread", spy)
     return sent
 
 
@@ -64,17 +64,17 @@ async def test_a_card_sent_over_a_socket_is_written_from_its_loop(
     await tab.close()
 
 
-async def test_a_refused_card_is_answered_by_the_thread_with_its_code(
+async def test_a_refused_card_is_answered_on_the_loop_with_its_code(
         table: tuple[str, dict[int, Any]], threads: list[str]) -> None:
     code, tab, turn, st = await _at_first_card(table)
     v, n = await sync_to_async(tables.fingerprint)(code)
-    # A card of another seat's hand: refused by the engine (read on the loop, answered by the
-    # thread, which also looks the action up in the log).
+    # A card of another seat's hand: refused by the engine, answered from the table as read
+    # on the loop (the log's answer for its action_id came with that read).
     other = ids_of(st.deal.hands[(turn + 1) % 4])[0]
     await tab.send("play_card", expected_version=v, action_id="wrong", card=other)
     error = await tables.answer(tab, "wrong")
     assert error["type"] == "error" and error["code"] == "CARD_NOT_IN_HAND"
-    assert threads == ["play_card"]
+    assert threads == []
     assert await sync_to_async(tables.fingerprint)(code) == (v, n)
     await tab.close()
 
@@ -83,7 +83,7 @@ async def test_with_the_loops_connections_busy_the_thread_writes(
         table: tuple[str, dict[int, Any]], threads: list[str],
         monkeypatch: pytest.MonkeyPatch) -> None:
     code, tab, turn, st = await _at_first_card(table)
-    monkeypatch.setattr(loop_writer, "MAX_CONNECTIONS", 0)
+    monkeypatch.setattr(backends, "MAX_CONNECTIONS", 0)
     v, _ = await sync_to_async(tables.fingerprint)(code)
     card = legal_actions(st, turn)["legal_cards"][0]
     await tab.send("play_card", expected_version=v, action_id="card-1", card=card)
