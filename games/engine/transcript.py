@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any, TypeGuard
+from typing import Any
 
 from .cards import CARD_IDS
 from .codec import by_team, deal_result
 from .errors import OptionsError, RuleError
+from .json_values import is_int
 from .options import Options
 from .rules import PublicRefusal, apply
 from .state import LOBBY, Deal, MatchState, new_match_state
@@ -40,13 +41,9 @@ class TranscriptError(ValueError):
         self.problem = problem
 
 
-def _is_int(v: Any) -> TypeGuard[int]:
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
 def _check_field(where: str, name: str, kind: str, value: Any) -> None:
     if kind == "seat":
-        if not _is_int(value) or not 0 <= value <= 3:
+        if not is_int(value) or not 0 <= value <= 3:
             raise TranscriptError(where, f"field '{name}' must be an integer 0-3")
     elif kind == "card":
         if not isinstance(value, str):
@@ -75,7 +72,7 @@ def validate(doc: Any) -> tuple[Options, int, list[dict[str, Any]]]:
     if doc.get("format") != TRANSCRIPT_FORMAT:
         raise TranscriptError(top, f"format must be '{TRANSCRIPT_FORMAT}'")
     fd = doc.get("first_dealer")
-    if not _is_int(fd) or not 0 <= fd <= 3:
+    if not is_int(fd) or not 0 <= fd <= 3:
         raise TranscriptError(top, "first_dealer must be an integer 0-3")
     if "options" in doc and not isinstance(doc["options"], dict):
         raise TranscriptError(top, "options must be an object")

@@ -12,6 +12,7 @@ from typing import Any
 
 from accounts.validators import is_plain_text
 from games.engine.errors import ErrorCode, TroccasError
+from games.engine.json_values import is_int
 from games.services.commands import GAME_TYPES, LOBBY_TYPES, Command
 
 # The protocol version this server speaks (docs/protocol.md §3): a client names it in the
@@ -93,10 +94,6 @@ class ProtocolError(TroccasError):
         self.detail = detail
 
 
-def _is_int(v: Any) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
 def _valid(kind: str, value: Any) -> bool:
     if kind == "str":
         return isinstance(value, str) and len(value) <= 8
@@ -105,11 +102,11 @@ def _valid(kind: str, value: Any) -> bool:
     if kind == "bool":
         return isinstance(value, bool)
     if kind == "int":
-        return _is_int(value) and 0 < value < 2**31
+        return is_int(value) and 0 < value < 2**31
     if kind == "seat":
-        return _is_int(value) and 0 <= value <= 3
+        return is_int(value) and 0 <= value <= 3
     if kind == "seat_or_null":
-        return value is None or (_is_int(value) and 0 <= value <= 3)
+        return value is None or (is_int(value) and 0 <= value <= 3)
     if kind == "team":
         return value in ("A", "B")
     if kind == "cards":
@@ -186,7 +183,7 @@ def parse(frame: str | bytes | None) -> Command:
         if "expected_version" not in data:
             raise ProtocolError("MISSING_FIELD", action_id, "expected_version")
         expected = data["expected_version"]
-        if not _is_int(expected) or expected < 0:
+        if not is_int(expected) or expected < 0:
             raise ProtocolError("INVALID_FIELD", action_id, "expected_version")
     fields: dict[str, Any] = {}
     for name, (required, fkind) in _FIELDS[kind].items():
