@@ -33,17 +33,6 @@ def _keys(request: HttpRequest, username: str) -> tuple[str, str]:
     return _key("user", username.strip().casefold(), address), _key("ip", address)
 
 
-def is_blocked(request: HttpRequest, username: str) -> bool:
-    """True when this username from this address, or this address alone, is over its limit."""
-    limits = settings.LOGIN_RATE_LIMIT
-    user_key, ip_key = _keys(request, username)
-    counts = cache.get_many([user_key, ip_key])
-    return bool(
-        counts.get(user_key, 0) >= limits["per_user"]
-        or counts.get(ip_key, 0) >= limits["per_ip"]
-    )
-
-
 def _count(key: str, window: int) -> int:
     # add() starts the window only if none is running; incr() is atomic (Redis, and the
     # local-memory cache under its lock), so concurrent attempts each get their own number.
@@ -83,17 +72,3 @@ def release(request: HttpRequest, username: str) -> None:
         cache.decr(ip_key)
     except ValueError:
         pass  # the window ended meanwhile
-
-
-def record_failure(request: HttpRequest, username: str) -> None:
-    """Count a failed attempt that did not go through `reserve` (kept for callers that check
-    a password some other way)."""
-    window = settings.LOGIN_RATE_LIMIT["window_seconds"]
-    for key in _keys(request, username):
-        _count(key, window)
-
-
-def reset(request: HttpRequest, username: str) -> None:
-    """Clear the username's counter (not the address's)."""
-    user_key, _ip_key = _keys(request, username)
-    cache.delete(user_key)

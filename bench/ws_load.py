@@ -525,15 +525,6 @@ def replay_room(room_id: int) -> tuple[dict[int, Any], list[str]]:
     return states, problems
 
 
-def state_at(states: dict[int, Any], version: int) -> Any:
-    best = None
-    for v in sorted(states):
-        if v > version:
-            break
-        best = states[v]
-    return best
-
-
 def forbidden_cards(state: Any, seat: int | None) -> frozenset[str]:
     """Cards `seat` may not receive in this state (RULES.md section 13): other seats' hands,
     the scart unless it is the dealer, the undealt deck; none once the deal is over. The reveal
@@ -608,7 +599,6 @@ class Sock:
         self.errors: list[str] = []
         self.frames = 0
         self.scan: list[tuple[int, str, frozenset[str], str]] = []
-        self.closed_by_server: int | None = None
 
     @property
     def url(self) -> str:
@@ -632,8 +622,6 @@ class Sock:
         except websockets.ConnectionClosed:
             pass
         finally:
-            rcvd = getattr(ws, "close_code", None)
-            self.closed_by_server = rcvd
             self.changed.set()
             for fut in self.replies.values():
                 if not fut.done():

@@ -24,7 +24,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum, unique
-from typing import Any, Final, TypeGuard
+from typing import Any, Final
+
+from .json_values import is_int
 
 
 @unique
@@ -84,15 +86,11 @@ class FieldType(StrEnum):
 _MAX_ID = 2**31 - 1
 
 
-def _is_int(value: object) -> TypeGuard[int]:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def accepts(ftype: FieldType, value: object) -> bool:
     """Whether `value` has the JSON type `ftype` names. Both doors check this: the transcript
     format (TRANSCRIPT.md) and the websocket's parser, which adds its size bounds."""
     if ftype is FieldType.SEAT:
-        return _is_int(value) and 0 <= value <= 3
+        return is_int(value) and 0 <= value <= 3
     if ftype is FieldType.SEAT_OR_NULL:
         return value is None or accepts(FieldType.SEAT, value)
     if ftype is FieldType.SUIT:
@@ -102,7 +100,7 @@ def accepts(ftype: FieldType, value: object) -> bool:
     if ftype is FieldType.BOOL:
         return isinstance(value, bool)
     if ftype is FieldType.ID:
-        return _is_int(value) and 0 < value <= _MAX_ID
+        return is_int(value) and 0 < value <= _MAX_ID
     if ftype is FieldType.TEAM:
         return value in ("A", "B")
     if ftype is FieldType.VISIBILITY:

@@ -12,7 +12,6 @@ import re
 SUITS: tuple[str, ...] = ("C", "R", "S", "B")
 TRUMP = "T"
 ROUND_SUITS = frozenset({"C", "R"})
-LONG_SUITS = frozenset({"S", "B"})
 _RANKS = ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "N", "Q", "K")
 _COURT_STRENGTH = {"J": 11, "N": 12, "Q": 13, "K": 14}
 _COURT_POINTS = {"J": 2, "N": 3, "Q": 4, "K": 5}
@@ -68,11 +67,6 @@ KING_SUIT = {INDEX[s + "K"]: s for s in SUITS}
 # Honours (RULES §1): the 4 kings, T1, T21 and the Narr — the cards worth 5.
 HONOURS_MASK = sum(1 << i for i, p in enumerate(_POINTS) if p == 5)
 ONE_POINT_MASK = sum(1 << i for i, p in enumerate(_POINTS) if p == 1)
-
-
-def is_valid_id(card_id: object) -> bool:
-    """True for a string that is one of the 78 canonical ids."""
-    return isinstance(card_id, str) and card_id in INDEX
 
 
 def suit(card: int) -> str | None:

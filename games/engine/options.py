@@ -6,6 +6,7 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from .errors import OptionsError
+from .json_values import is_int
 
 SCART_FORBIDDEN = ("honours", "none", "honours_and_trumps")
 BUOB_CALLER = ("any", "king_team")
@@ -70,25 +71,21 @@ class Options:
         }
 
 
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def _check(key: str, value: Any) -> Any:
     if key == "reveal_seconds":
-        if not _is_int(value) or not 2 <= value <= 30:
+        if not is_int(value) or not 2 <= value <= 30:
             raise OptionsError(key, "must be an integer from 2 to 30")
         return value
     if key == "turn_seconds":
-        if not _is_int(value) or not (value == 0 or 15 <= value <= 120):
+        if not is_int(value) or not (value == 0 or 15 <= value <= 120):
             raise OptionsError(key, "must be 0 or an integer from 15 to 120")
         return value
     if key == "stand_in_seconds":
-        if not _is_int(value) or not (value == 0 or 1 <= value <= 600):
+        if not is_int(value) or not (value == 0 or 1 <= value <= 600):
             raise OptionsError(key, "must be 0 or an integer from 1 to 600")
         return value
     if key == "match_deals":
-        if not _is_int(value) or value not in MATCH_DEALS:
+        if not is_int(value) or value not in MATCH_DEALS:
             raise OptionsError(key, "must be one of 4, 0, 8, 12, 16")
         return value
     if key in ("reveal_persist", "bock"):

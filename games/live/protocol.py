@@ -24,6 +24,7 @@ from games.engine.actions import (
 )
 from games.engine.errors import ErrorCode, TroccasError
 from games.engine.json_depth import MAX_DEPTH, too_deep
+from games.engine.json_values import is_int
 from games.services.commands import Command
 
 # The protocol version this server speaks (docs/protocol.md §3): a client names it in the
@@ -70,10 +71,6 @@ class ProtocolError(TroccasError):
         super().__init__(code)
         self.action_id = action_id
         self.detail = detail
-
-
-def _is_int(v: Any) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
 
 
 # The wire's bounds on top of a field's type (docs/protocol.md §4): strings that name a card,
@@ -146,7 +143,7 @@ def parse(frame: str | bytes | None) -> Command:
         if "expected_version" not in data:
             raise ProtocolError("MISSING_FIELD", action_id, "expected_version")
         expected = data["expected_version"]
-        if not _is_int(expected) or expected < 0:
+        if not is_int(expected) or expected < 0:
             raise ProtocolError("INVALID_FIELD", action_id, "expected_version")
     fields: dict[str, Any] = {}
     for field in spec.fields:

@@ -31,20 +31,7 @@ from games.text.errors import message_for
 from games.text.options import house_rules, rule_words
 from games.text.table import ui_strings
 from games.text.talk import talk_words
-
-# The live table's ES modules: an import map points each one at its hashed static URL, so the
-# modules' own relative imports ("./net.js") are cached forever like every other static file,
-# and the page preloads them all at once instead of discovering them import by import. Every
-# module the table loads is listed; static/js/protocol.js holds JSDoc types only and is never
-# fetched. (The replay viewer's page has its own small map: games/history/match_detail.html.)
-TABLE_MODULES = (
-    "table.js", "render.js", "dom.js", "net.js", "cards.js", "suits.js",
-    "views/scene.js", "views/lobby.js", "views/scorebar.js", "views/seats.js",
-    "views/trick.js", "views/dialogs.js", "views/actions.js", "views/hand.js",
-    "views/scoresheet.js", "views/status.js", "views/toasts.js", "views/bots.js",
-    "views/attention.js", "views/sounds.js", "views/help.js",
-    "room_chrome.js", "talk.js",
-)
+from games.views.js_modules import TABLE_ENTRY, module_graph
 
 OPEN_TABLES_SHOWN = 20
 ANNOUNCEMENTS_SHOWN = 3
@@ -122,7 +109,15 @@ def room(request: HttpRequest, code: str) -> HttpResponse:
         friends = invitations.invitable_friends(user, room)
         here = online.online_ids(f.pk for f in friends)
         invitable = [{"user": f, "online": f.pk in here} for f in friends]
-    modules = {f"{settings.STATIC_URL}js/{name}": static(f"js/{name}") for name in TABLE_MODULES}
+    # The live table's ES modules: an import map points each one at its hashed static URL, so
+    # the modules' own relative imports ("./net.js") are cached forever like every other static
+    # file, and the page preloads them all at once instead of discovering them import by import.
+    # The list is the entry's import graph (js_modules.py); static/js/protocol.js holds JSDoc
+    # types only and is never fetched. (The replay viewer's page has its own small map:
+    # games/history/match_detail.html.)
+    modules = {
+        f"{settings.STATIC_URL}{path}": static(path) for path in module_graph(TABLE_ENTRY)
+    }
     import_map = json.dumps({"imports": modules})
     # Static URLs hold no markup; escape anyway so the JSON can never close its <script>.
     import_map = mark_safe(import_map.replace("<", "\\u003c"))  # noqa: S308
@@ -135,7 +130,7 @@ def room(request: HttpRequest, code: str) -> HttpResponse:
             "card_names": card_names(),
             "import_map": import_map,
             "table_modules": list(modules.values()),
-            "table_js": static("js/table.js"),
+            "table_js": static(TABLE_ENTRY),
             "rules_form": HouseRulesForm(initial=services.rules_of(room).to_json(),
                                          auto_id="rule_%s"),
             "room": room,
