@@ -10,6 +10,7 @@ embedded mode and Redis in the distributed mode, so the limit holds across ASGI 
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 
 from django.conf import settings
@@ -68,7 +69,5 @@ def release(request: HttpRequest, username: str) -> None:
     back, so the address counts failures only."""
     user_key, ip_key = _keys(request, username)
     cache.delete(user_key)
-    try:
+    with contextlib.suppress(ValueError):  # the window ended meanwhile
         cache.decr(ip_key)
-    except ValueError:
-        pass  # the window ended meanwhile

@@ -170,8 +170,8 @@ def set_language(request: HttpRequest) -> HttpResponse:
     with translation.override(page_language or translation.get_language()):
         response = django_set_language(request)
     language = request.POST.get("language", "")
-    if request.user.is_authenticated and language in dict(settings.LANGUAGES):
-        if request.user.preferred_language != language:
-            request.user.preferred_language = language
-            request.user.save(update_fields=["preferred_language"])
+    if (request.user.is_authenticated and language in dict(settings.LANGUAGES)
+            and request.user.preferred_language != language):
+        request.user.preferred_language = language
+        request.user.save(update_fields=["preferred_language"])
     return response

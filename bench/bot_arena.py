@@ -30,8 +30,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from games import bots  # noqa: E402
-from games.engine import (  # noqa: E402
+from games import bots
+from games.engine import (
     Options,
     PublicRefusal,
     RuleError,
@@ -40,8 +40,8 @@ from games.engine import (  # noqa: E402
     new_match_state,
     view,
 )
-from games.engine.cards import CARD_IDS  # noqa: E402
-from games.engine.state import (  # noqa: E402
+from games.engine.cards import CARD_IDS
+from games.engine.state import (
     DEALING,
     MATCH_OVER,
     PLAY,

@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -136,10 +137,8 @@ async def keep_alive(p: Person, stop: asyncio.Event) -> None:
     room's grace period is over a stand-in bot plays their seat -- their next move is then
     STALE_VERSION, a table the run no longer measures."""
     while not stop.is_set():
-        try:
+        with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(stop.wait(), PING_SECONDS)
-        except TimeoutError:
-            pass
         if stop.is_set() or p.ws is None or p.reader is None or p.reader.done():
             return
         try:
@@ -161,10 +160,8 @@ async def play_person(p: Person, think: float, quick: float, stop: asyncio.Event
         if move is None:
             p.changed.clear()
             if p.version == version:
-                try:
+                with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(p.changed.wait(), 1.0)
-                except TimeoutError:
-                    pass
             continue
         kind, fields = move
         due = p.arrivals.get(version, time.perf_counter()) + (think if kind == "play_card"

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import random
 import sys
@@ -42,7 +43,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.ws_load import (  # noqa: E402
+from bench.ws_load import (
     ACK_TIMEOUT,
     Backend,
     Procs,
@@ -95,10 +96,8 @@ class Tab(Sock):
         if self.ws is not None and self.alive:
             self.syncs += 1
             self.resyncs_expected += 1
-            try:
+            with contextlib.suppress(Exception):  # the keeper reconnects
                 await self.ws.send(json.dumps({"type": "sync"}))
-            except Exception:  # noqa: BLE001 - the keeper reconnects
-                pass
 
     async def keep(self) -> None:
         """Reconnect whenever the socket is closed, until told to stop."""
@@ -123,10 +122,8 @@ class Tab(Sock):
     async def drop(self) -> None:
         """Cut the connection abruptly (no close handshake), as a lost network would."""
         if self.ws is not None:
-            try:
+            with contextlib.suppress(Exception):
                 self.ws.transport.abort()
-            except Exception:  # noqa: BLE001
-                pass
 
 
 class Chaos:
@@ -190,7 +187,7 @@ class Chaos:
                 client.ping()
                 client.close()
                 return
-            except Exception:  # noqa: BLE001
+            except Exception:  # noqa: BLE001 - not up yet: ask again
                 time.sleep(0.2)
         raise RuntimeError("redis did not come back")
 

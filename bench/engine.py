@@ -19,11 +19,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from games.engine import RuleError, apply, legal_cards, new_match_state, view  # noqa: E402
-from games.engine.cards import CARD_IDS, INDEX  # noqa: E402
-from games.engine.fast import playout  # noqa: E402
-from games.engine.playout import random_action, random_options  # noqa: E402
-from games.engine.state import PLAY, SCART  # noqa: E402
+from games.engine import RuleError, apply, legal_cards, new_match_state, view
+from games.engine.cards import CARD_IDS, INDEX
+from games.engine.fast import playout
+from games.engine.playout import random_action, random_options
+from games.engine.state import PLAY, SCART
 
 
 def play_deals(n: int, seed: int) -> tuple[int, int, int, list]:

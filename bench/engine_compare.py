@@ -141,7 +141,7 @@ def play(engine: ModuleType, deals: int, seed: int, buob_rate: float = 0.3,
             allowed = legal_actions(state, state.dealer)["scart_allowed"]
             action = {"type": "discard_scart", "seat": state.dealer,
                       "cards": rng.sample(allowed, 2)}
-        elif phase == lobby or phase == round_over:
+        elif phase in (lobby, round_over):
             deck = ids[:]
             rng.shuffle(deck)
             action = {"type": "start_round" if phase == lobby else "regame", "deck": deck}

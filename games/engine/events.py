@@ -39,7 +39,7 @@ def _slot_init(cls: type[_D]) -> type[_D]:
             params.append(f"{f.name}=_default_{f.name}")
         body.append(f"    _set_{f.name}(self, {f.name})")
     source = f"def __init__({', '.join(params)}) -> None:\n" + ("\n".join(body) or "    pass")
-    exec(source, scope)  # the source names only the class' own fields
+    exec(source, scope)  # noqa: S102 - built from the class' own field names, never from input
     init = scope["__init__"]
     init.__qualname__ = f"{cls.__qualname__}.__init__"
     setattr(cls, "__init__", init)  # noqa: B010 - a method assignment mypy would refuse

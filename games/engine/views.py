@@ -125,7 +125,7 @@ def refusal(state: MatchState, seat: int, legal: list[str]) -> dict[str, Any] | 
             return None
         # `legal` is `mask` as ids in canonical order, the Narr (if legal) last.
         named = legal[:-1] if mask & NARR_BIT else legal[:]
-        suit = trick.led if code == _MUST_FOLLOW or code == _MUST_TRUMP else None
+        suit = trick.led if code in (_MUST_FOLLOW, _MUST_TRUMP) else None
         return {"code": _VALUE[code], "cards": named, "suit": suit}
     if phase == SCART and seat == deal.dealer:
         if not hand & forbidden_scart_mask(deal, state.options.scart_forbidden):

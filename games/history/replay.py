@@ -101,11 +101,10 @@ def engine_action(row: RoundAction, decks: dict[int, list[str]]) -> dict[str, An
             action["deck"] = list(decks[row.round_id])
         elif field.name in payload:
             action[field.name] = payload[field.name]
-    if kind == "play_card":
-        # The engine reads only call_buob=true; the format wants a boolean or nothing.
-        if action.get("call_buob") is not True:
-            action.pop("call_buob", None)
-            action.pop("buob_suit", None)
+    # The engine reads only call_buob=true; the format wants a boolean or nothing.
+    if kind == "play_card" and action.get("call_buob") is not True:
+        action.pop("call_buob", None)
+        action.pop("buob_suit", None)
     return action
 
 

@@ -93,7 +93,7 @@ class EmbeddedBots:
         close_old_connections()
         try:
             services.wake_bot(round_id, version, due)
-        except Exception:  # noqa: BLE001 - the sweep wakes it again
+        except Exception:  # the sweep wakes it again
             log.exception("bot turn of round %s (v%s) failed", round_id, version)
         finally:
             connection.close()

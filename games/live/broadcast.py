@@ -52,7 +52,7 @@ def send_notices(user_id: int, unread: int) -> None:
     try:
         async_to_sync(layer.group_send)(notice_group_name(user_id),
                                         {"type": "notices.changed", "frame": frame})
-    except Exception:  # noqa: BLE001 - the page reads the count again when it loads
+    except Exception:  # the page reads the count again when it loads
         log.exception("notification push to user %s failed", user_id)
 # orjson, not the standard library's encoder: the frames of every change are encoded here, and
 # orjson does it several times faster (docs/decisions.md "Lean hot path (#16)"). The engine and
@@ -166,7 +166,7 @@ def publish(snap: TableSnapshot) -> None:
         if _hand_over(snap.code, build):
             return
         async_to_sync(_fan_out)(snap.code, build)
-    except Exception:  # noqa: BLE001 - a lost broadcast is healed by the clients' resync
+    except Exception:  # a lost broadcast is healed by the clients' resync
         # Clients that miss an update see a version gap on the next one and resync; the
         # state itself is safe in the database. Never log the views: they hold cards.
         log.exception("broadcast of table %s v%s failed", snap.code, snap.version)
@@ -179,7 +179,7 @@ def publish_presence(code: str, frame: dict[str, Any]) -> None:
         if _hand_over(code, lambda seat: message):
             return
         async_to_sync(_fan_out)(code, lambda seat: message)
-    except Exception:  # noqa: BLE001
+    except Exception:
         log.exception("presence broadcast for table %s failed", code)
 
 
@@ -196,7 +196,7 @@ def sign_out(user_id: int, session_key: str | None = None) -> None:
                "session": session_tag(session_key) if session_key is not None else None}
     try:
         async_to_sync(layer.group_send)(user_group_name(user_id), message)
-    except Exception:  # noqa: BLE001 - every frame of those sockets re-checks the session too
+    except Exception:  # every frame of those sockets re-checks the session too
         log.exception("sign-out of user %s's sockets failed", user_id)
 
 

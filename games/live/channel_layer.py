@@ -44,6 +44,7 @@ pyproject.toml; tests/live/test_channel_layer.py runs it against the real Redis.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import contextvars
 import itertools
 import logging
@@ -198,7 +199,7 @@ class _Listener:
                 message = await self.pubsub.get_message(timeout=None)
             except asyncio.CancelledError:
                 raise
-            except Exception:  # noqa: BLE001 - Redis away: try again, then resync
+            except Exception:  # Redis away: try again, then resync
                 log.warning("channel layer: publications unreachable, retrying", exc_info=True)
                 await asyncio.sleep(0.5)
                 continue
@@ -222,15 +223,11 @@ class _Listener:
             return
         if self.task is not None:
             self.task.cancel()
-            try:
+            with contextlib.suppress(BaseException):  # cancelled, or already failed
                 await self.task
-            except BaseException:  # noqa: BLE001 - cancelled, or already failed
-                pass
         if self.pubsub is not None:
-            try:
+            with contextlib.suppress(Exception):  # the connection is gone anyway
                 await self.pubsub.aclose()
-            except Exception:  # noqa: BLE001 - the connection is gone anyway
-                pass
         self.pubsub, self.task = None, None
         self.names.clear()
 
@@ -503,7 +500,7 @@ class BatchingRedisChannelLayer(_TypedRedisChannelLayer):
             items = [item for items, _ in batch for item in items]
             try:
                 await self._publish_now(items)
-            except Exception as exc:  # noqa: BLE001 - the sockets resync (below, and on gaps)
+            except Exception as exc:  # the sockets resync (below, and on gaps)
                 log.exception("publishing %s message(s) failed", len(items))
                 for _, done in batch:
                     if done is not None and not done.done():

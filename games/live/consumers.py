@@ -13,6 +13,7 @@ its table updates is games/live/version_buffer.py's.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import weakref
 from typing import Any
@@ -95,14 +96,12 @@ class RoomConsumer(TalkMixin, LiveSocket):
         if self.failed:
             return
         self.failed = True
-        try:
+        with contextlib.suppress(Exception):  # the client is gone already
             if self.accepted:
                 await self._send_error("SERVER_ERROR", None)
                 await self.close(code=CLOSE_SERVER_ERROR)
             else:
                 await self.close()  # before the handshake completed: refused (HTTP 403)
-        except Exception:  # noqa: BLE001 - the client is gone already
-            pass
         await self._cleanup()
 
     async def connect(self) -> None:
@@ -155,7 +154,7 @@ class RoomConsumer(TalkMixin, LiveSocket):
                 setattr(self, attr, None)
                 try:
                     await self.channel_layer.group_discard(group, self.channel_name)
-                except Exception:  # noqa: BLE001 - the membership expires with the group
+                except Exception:  # the membership expires with the group
                     log.exception("group_discard of %s failed", group)
         if self.registered:
             self.registered = False

@@ -61,7 +61,7 @@ class SiteConsumer(LiveSocket):
         for group in getattr(self, "groups_joined", []):
             try:
                 await self.channel_layer.group_discard(group, self.channel_name)
-            except Exception:  # noqa: BLE001 - the membership expires with the group
+            except Exception:  # the membership expires with the group
                 log.exception("group_discard of %s failed", group)
         self.groups_joined = []
         if self.registered:

@@ -52,7 +52,7 @@ def publish_talk(code: str, audience: str, payload: dict[str, Any]) -> None:
     try:
         async_to_sync(_send_all)(_groups(code, audience),
                                  {"type": "talk.message", "payload": payload})
-    except Exception:  # noqa: BLE001 - the message is stored; a resync shows it
+    except Exception:  # the message is stored; a resync shows it
         log.exception("talk broadcast in table %s failed", code)
 
 
@@ -60,7 +60,7 @@ def publish_talk_hidden(code: str, message_id: int) -> None:
     try:
         async_to_sync(_send_all)(_groups(code, TalkAudience.TABLE),
                                  {"type": "talk.hidden", "id": message_id})
-    except Exception:  # noqa: BLE001
+    except Exception:
         log.exception("talk hide in table %s failed", code)
 
 
@@ -72,7 +72,7 @@ def publish_notices(user_id: int, unread: int) -> None:
 def publish_mutes(user_id: int) -> None:
     try:
         async_to_sync(_send_all)([user_group_name(user_id)], {"type": "talk.mutes"})
-    except Exception:  # noqa: BLE001
+    except Exception:
         log.exception("mute update of user %s failed", user_id)
 
 

@@ -10,6 +10,7 @@ the services (games/services/wakeups.py), so the services never import this modu
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import contextvars
 import logging
 import time
@@ -50,13 +51,11 @@ class EmbeddedTimers:
         if loop is None or loop.is_closed():
             return
         delay = max(0.0, (when - timezone.now()).total_seconds())
-        try:
+        with contextlib.suppress(RuntimeError):  # the loop has just closed
             # A fresh context: the caller runs in a sync_to_async worker thread, and a timer
             # task must not inherit that thread's executor bookkeeping (it would deadlock).
             loop.call_soon_threadsafe(self._arm, round_id, when, delay,
                                       context=contextvars.Context())
-        except RuntimeError:  # the loop has just closed
-            pass
 
     def _arm(self, round_id: int, when: datetime, delay: float) -> None:
         assert self.loop is not None
@@ -67,7 +66,7 @@ class EmbeddedTimers:
     async def _fire(self, round_id: int, when: datetime) -> None:
         try:
             await database_sync_to_async(services.wake)(round_id, when)
-        except Exception:  # noqa: BLE001 - the sweep retries
+        except Exception:  # the sweep retries
             log.exception("embedded timer of round %s failed", round_id)
 
     async def _sweep_forever(self) -> None:
@@ -79,7 +78,7 @@ class EmbeddedTimers:
                 # Lost bot turns too (Celery beat's sweep does the same): they are handed to
                 # the bots' worker threads (games/live/bot_pool.py), never run on this loop.
                 await database_sync_to_async(services.sweep_bot_turns)()
-            except Exception:  # noqa: BLE001 - keep sweeping
+            except Exception:  # keep sweeping
                 log.exception("embedded deadline sweep failed")
             if time.monotonic() - purged >= settings.TROCCAS_CONNECTION_PURGE_SECONDS:
                 # Celery beat's "purge-connections" in the distributed mode.
@@ -87,7 +86,7 @@ class EmbeddedTimers:
                 try:
                     await database_sync_to_async(services.purge_stale_connections)()
                     await database_sync_to_async(online.purge_stale)()
-                except Exception:  # noqa: BLE001 - the next round retries
+                except Exception:  # the next round retries
                     log.exception("embedded purge of stale connections failed")
 
 

@@ -17,6 +17,7 @@ backends answer them:
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -168,10 +169,8 @@ class _LoopConnections:
 
 def _finish(conn: Any) -> None:
     # Synchronous, and possible after the connection's loop has closed (a test's).
-    try:
+    with contextlib.suppress(Exception):  # gone already
         conn.pgconn.finish()
-    except Exception:  # noqa: BLE001 - gone already
-        pass
 
 
 async def _connect() -> Any:
@@ -216,7 +215,7 @@ def after_write_on_loop(t: Table) -> None:
         if on_loop:
             try:
                 work()
-            except Exception:  # noqa: BLE001 - a lost broadcast is healed by a resync
+            except Exception:
                 log.exception("after-write work of table %s failed", t.room.code)
         else:
             loop.run_in_executor(None, _logged(work, t.room.code))
@@ -226,7 +225,7 @@ def _logged(work: Any, code: str) -> Any:
     def run() -> None:
         try:
             work()
-        except Exception:  # noqa: BLE001 - the sweep heals a lost wake-up
+        except Exception:
             log.exception("after-write work of table %s failed", code)
     return run
 

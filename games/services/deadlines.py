@@ -111,6 +111,6 @@ def sweep_deadlines(limit: int = 200) -> int:
     for rid, ver in due:
         try:
             fired += fire_deadline(rid, ver)
-        except Exception:  # noqa: BLE001 - the next sweep retries this one
+        except Exception:  # the next sweep retries this one
             log.exception("deadline of round %s (v%s) failed to fire", rid, ver)
     return fired

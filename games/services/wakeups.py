@@ -30,7 +30,7 @@ def schedule(round_id: int, when: datetime) -> None:
 
         try:
             app.send_task(WAKE_DEAL_TASK, (round_id, when.isoformat()), eta=when)
-        except Exception:  # noqa: BLE001 - the sweep fires it anyway
+        except Exception:  # the sweep fires it anyway
             log.exception("could not schedule the timer of round %s", round_id)
         return
     port = effects()

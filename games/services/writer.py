@@ -334,7 +334,7 @@ async def _move_on_loop(code: str, user: Any, cmd: Command,
     conns = backends.loop_connections()
     try:
         conn = await conns.take()
-    except Exception:  # noqa: BLE001 - PostgreSQL unreachable from here: the thread's way
+    except Exception:
         log.warning("no connection for a move on the event loop", exc_info=True)
         return _HandOver(optimistic=True)
     if conn is None:
@@ -353,7 +353,7 @@ async def _move_on_loop(code: str, user: Any, cmd: Command,
             healthy = True
             return _HandOver(optimistic=False)
         healthy = True
-    except Exception as exc:  # noqa: BLE001 - a broken rule or connection: the thread's way
+    except Exception as exc:
         if not backends.is_database_error(exc):
             raise
         if not backends.is_integrity_error(exc):
@@ -486,10 +486,10 @@ def _game_command(t: Table, user: Any, cmd: Command, key: str | None,
         return
     if t.state is None:
         raise RuleError("WRONG_PHASE")
-    if kind == "regame" and rules_of(room).regame_by == "owner" and not is_owner:
-        # With regame_by=owner the web layer reserves REGAME for the owner (RULES §11).
-        if t.state.phase != MATCH_OVER:
-            raise ServiceError("NOT_ROOM_OWNER")
+    # With regame_by=owner the web layer reserves REGAME for the owner (RULES §11).
+    if (kind == "regame" and rules_of(room).regame_by == "owner" and not is_owner
+            and t.state.phase != MATCH_OVER):
+        raise ServiceError("NOT_ROOM_OWNER")
     action: dict[str, Any] = {"type": kind, "seat": seat.index, **cmd.fields}
     if kind == "regame":
         action["deck"] = shuffled_deck()

@@ -80,5 +80,5 @@ def _send_email(friend: User, inviter: Any, room: Room, link: str) -> None:
         body = render_to_string("games/email/invite.txt", context)
     try:
         send_mail(subject, body, None, [friend.email])
-    except Exception:  # noqa: BLE001 - logged; the in-site notification stands
+    except Exception:  # logged; the in-site notification stands
         log.exception("invitation e-mail to user %s failed", friend.pk)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import re
 import secrets
+import tempfile
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
@@ -99,7 +100,7 @@ def sign_up(context: Any, base: str, name: str, language: str,
     try:
         page.wait_for_url(re.compile(rf"/{language}/$"), timeout=10000)
     except Exception:
-        page.screenshot(path="/tmp/signup-fail.png", full_page=True)
+        page.screenshot(path=Path(tempfile.gettempdir()) / "signup-fail.png", full_page=True)
         raise
     return page
 

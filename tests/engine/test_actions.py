@@ -298,8 +298,8 @@ def test_unknown_and_system_types_keep_their_codes() -> None:
 
 def test_the_protocol_reexports_the_tables_sets() -> None:
     assert protocol.GAME_TYPES is GAME_TYPES and protocol.LOBBY_TYPES is LOBBY_TYPES
-    assert protocol.TALK_TYPES == {"say", "mute", "report"}
-    assert protocol.CONTROL_TYPES == {"sync", "ping"}
+    assert {"say", "mute", "report"} == protocol.TALK_TYPES
+    assert {"sync", "ping"} == protocol.CONTROL_TYPES
 
 
 # --- the writer's sets and the bots ---------------------------------------------------------------
@@ -308,15 +308,15 @@ def test_the_optimistic_moves_are_the_decisions() -> None:
     # docs/decisions.md, "Optimistic writes for a player's move (PostgreSQL)": "A move
     # (`play_card`, `call_buob`, `deal_next_pass`, `discard_scart`) is now first tried without
     # the lock".
-    assert OPTIMISTIC_TYPES == {"play_card", "call_buob", "deal_next_pass", "discard_scart"}
+    assert {"play_card", "call_buob", "deal_next_pass", "discard_scart"} == OPTIMISTIC_TYPES
     assert all(ACTIONS[t].kind is Kind.GAME and ACTIONS[t].seated for t in OPTIMISTIC_TYPES)
 
 
 def test_a_stand_in_plays_the_seat_never_the_room() -> None:
     # docs/decisions.md (issue #15): a stand-in plays the away player's seat; the bots start
     # the next deal (REGAME) when all four seats are bot-played; nothing of the owner's.
-    assert STAND_IN_TYPES == {"deal_next_pass", "discard_scart", "play_card", "call_buob",
-                              "regame"}
+    assert {"deal_next_pass", "discard_scart", "play_card", "call_buob",
+                              "regame"} == STAND_IN_TYPES
     for type_ in STAND_IN_TYPES:
         spec = ACTIONS[type_]
         assert spec.engine and spec.kind is Kind.GAME

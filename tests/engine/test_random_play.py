@@ -190,9 +190,9 @@ def run_random_deals(n_deals: int, seed: int) -> dict[str, int]:
                 if state.phase == PLAY and any(e.kind == "trick_won" for e in events):
                     sizes = {h.bit_count() for h in state.deal.hands}  # type: ignore[union-attr]
                     assert len(sizes) == 1, "equal hand sizes after each trick"
-                if state.phase in (DEALING, REVEAL, "SCART", PLAY) or check_rng.random() < 0.1:
-                    if check_rng.random() < 0.35:
-                        stats["named_refusals"] += check_views_hide(state, check_rng)
+                if ((state.phase in (DEALING, REVEAL, "SCART", PLAY) or check_rng.random() < 0.1)
+                        and check_rng.random() < 0.35):
+                    stats["named_refusals"] += check_views_hide(state, check_rng)
                 if before.phase == PLAY and state.phase in (ROUND_OVER, MATCH_OVER):
                     check_deal_end(state)
                     stats["deals"] += 1

@@ -52,9 +52,8 @@ def _writes(tree: ast.AST) -> list[tuple[int, str]]:
             continue
         receiver = node.func.value
         names = _names_in(receiver)
-        if names & GAME_MODEL_NAMES and "objects" in names:
-            found.append((node.lineno, ast.unparse(node.func)))
-        elif isinstance(receiver, ast.Attribute) and receiver.attr in GAME_RELATIONS:
+        if ((names & GAME_MODEL_NAMES and "objects" in names)
+                or (isinstance(receiver, ast.Attribute) and receiver.attr in GAME_RELATIONS)):
             found.append((node.lineno, ast.unparse(node.func)))
     return found
 

@@ -152,7 +152,7 @@ with transaction.atomic():
     except sqlite3.OperationalError as exc:
         locked = "locked" in str(exc)
 print(mode, busy, locked)
-"""
+"""  # noqa: S608 - Python source for a subprocess: its SQL is fixed text
     result = run(code, clean_env(tmp_path))
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == ["wal", "20000", "True"]
@@ -217,7 +217,8 @@ def test_romansh_is_a_known_language():
 def test_this_run_uses_the_mode_its_environment_asks_for():
     """The suite runs twice (make test): check each run really is on its own backends."""
     distributed = bool(os.environ.get("REDIS_URL"))
-    assert settings.TROCCAS_MODE == ("distributed" if distributed else "embedded")
+    expected = "distributed" if distributed else "embedded"
+    assert expected == settings.TROCCAS_MODE
     from django.db import connection
 
     assert connection.vendor == ("postgresql" if os.environ.get("DATABASE_URL") else "sqlite")

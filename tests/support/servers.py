@@ -16,6 +16,7 @@ by the context that started it, whatever the test's outcome.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
 import signal
@@ -135,10 +136,8 @@ class Proc:
     def kill(self, sig: int = signal.SIGKILL) -> None:
         """Signal the whole process group and reap the leader (idempotent)."""
         if self.popen.poll() is None:
-            try:
+            with contextlib.suppress(ProcessLookupError):  # died meanwhile
                 os.killpg(self.pid, sig)
-            except ProcessLookupError:  # pragma: no cover - died meanwhile
-                pass
             try:
                 self.popen.wait(timeout=15)
             except subprocess.TimeoutExpired:
@@ -146,10 +145,8 @@ class Proc:
                 self.popen.wait(timeout=5)
         else:
             # The leader is gone; make sure no child of it survives either.
-            try:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(self.pid, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                pass
         self._out.close()
 
 

@@ -38,7 +38,7 @@ def schedule(round_id: int, version: int, when: datetime | None = None) -> None:
             # Only ever enqueued here: the decision runs on a Celery worker, never in the
             # ASGI process that committed the action.
             app.send_task(BOT_TURN_TASK, (round_id, version), {"due": due}, countdown=delay)
-        except Exception:  # noqa: BLE001 - the sweep wakes it anyway
+        except Exception:  # the sweep wakes it anyway
             log.exception("could not wake the bot of round %s", round_id)
         return
     port = effects()
