@@ -114,7 +114,7 @@ class ErrorCode(StrEnum):
 
 # The one table of HTTP statuses: the codes that do not answer 400 Bad Request when sent over
 # HTTP (docs/protocol.md §2). A websocket carries the code alone; its close codes are the
-# consumer's (games/live/consumers.py CLOSE_CODES).
+# consumer's (games/live/socket_base.py CLOSE_CODES).
 HTTP_STATUS: Final[dict[ErrorCode, int]] = {
     ErrorCode.NOT_AUTHENTICATED: 401,
     ErrorCode.INVALID_CREDENTIALS: 401,

@@ -37,7 +37,7 @@ def user_group_name(user_id: int) -> str:
 
 
 def notice_group_name(user_id: int) -> str:
-    """The group of one account's site sockets (/ws/me/, games.live.consumers.MeConsumer):
+    """The group of one account's site sockets (/ws/me/, games.live.site_socket.SiteConsumer):
     told when its unread notifications change. Apart from user_group_name, whose members
     include the table sockets, which have no use for these messages."""
     return f"notices.{user_id}"

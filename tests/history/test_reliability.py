@@ -24,7 +24,7 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(180)]
 
 @pytest.fixture(autouse=True)
 def _no_worker_threads() -> Iterator[None]:
-    """The test wakes the stand-in itself (as tests/services/test_bot_seats.py does)."""
+    """The test wakes the stand-in itself (as tests/services/bots/test_stand_ins.py does)."""
     bot_pool.embedded.stop()
     yield
     bot_pool.embedded.stop()
