@@ -31,7 +31,7 @@ from django.utils import timezone
 
 from accounts.sessions import signed_in_statement, still_signed_in
 from games.engine import CARD_IDS, MATCH_OVER, RuleError, apply
-from games.engine.actions import OPTIMISTIC_TYPES, STAND_IN_TYPES
+from games.engine.actions import ACTIONS, OPTIMISTIC_TYPES, STAND_IN_TYPES, Sender
 from games.models import Match, MatchStatus, Room, RoundAction
 from games.services import backends, deadlines, sql
 from games.services.announce import announce
@@ -476,7 +476,8 @@ def _game_command(t: Table, user: Any, cmd: Command, key: str | None,
         # The owner's seat deals first (RULES §3): an owner without a seat is told so.
         raise ServiceError("OWNER_NOT_SEATED" if kind == "start_round" and is_owner
                            else "NOT_SEATED")
-    if kind in ("start_round", "end_match", "new_match") and not is_owner:
+    # The owner's game commands are the action table's (start_round, end_match, new_match).
+    if ACTIONS[kind].sender is Sender.OWNER and not is_owner:
         raise ServiceError("NOT_ROOM_OWNER")
     if kind == "start_round":
         _start_match(t, user, seat, key)

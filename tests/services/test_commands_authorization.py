@@ -59,7 +59,7 @@ MATRIX: dict[str, tuple[str, str, str | None, str | None]] = {
     "transfer_owner": ("LOBBY", "NOT_ROOM_OWNER", "NOT_ROOM_OWNER", "owner"),
     "set_options": ("LOBBY", "NOT_ROOM_OWNER", "NOT_ROOM_OWNER", "owner"),
     "close_room": ("LOBBY", "NOT_ROOM_OWNER", "NOT_ROOM_OWNER", "owner"),
-    # The owner's own bot commands need a free seat or a bot's: tests/services/bots/test_stand_ins.py.
+    # The owner's own bot commands need a free seat or a bot's: tests/services/bots/.
     "seat_bot": ("LOBBY", "NOT_ROOM_OWNER", "NOT_ROOM_OWNER", None),
     "remove_bot": ("LOBBY", "NOT_ROOM_OWNER", "NOT_ROOM_OWNER", None),
 }
