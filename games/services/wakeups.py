@@ -20,7 +20,6 @@ from games.models.after_commit import effects
 log = logging.getLogger(__name__)
 
 WAKE_DEAL_TASK = "games.wake_deal"
-SWEEP_DEADLINES_TASK = "games.sweep_deadlines"
 
 def schedule(round_id: int, when: datetime) -> None:
     """Wake the deal at `when` (after commit). The task names its time exactly (ISO 8601): it

@@ -34,10 +34,6 @@ def _play_now(page: Any, base: str, level: str) -> None:
     page.wait_for_function(f"document.querySelector('{APP}').dataset.phase === 'DEALING'")
 
 
-def _my_turn(page: Any) -> bool:
-    return page.locator(APP).get_attribute("data-myturn") == "1"
-
-
 def _play(page: Any, artifacts: Path, tag: str, cards: int | None) -> int:
     """Deal, Scart and play the first legal card whenever it is the page's turn, until the
     deal is scored (or `cards` were played). Returns the cards played."""
