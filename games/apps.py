@@ -19,7 +19,8 @@ class GamesConfig(AppConfig):
             publish=broadcast.publish, publish_presence=broadcast.publish_presence,
             schedule_wakeup=timer_loop.embedded.schedule, bot_turn=bot_pool.embedded.schedule,
             publish_talk=live_talk.publish_talk, publish_talk_hidden=live_talk.publish_talk_hidden,
-            publish_mutes=live_talk.publish_mutes, publish_notices=live_talk.publish_notices))
+            publish_mutes=live_talk.publish_mutes, publish_notices=live_talk.publish_notices,
+            publish_queue=broadcast.send_site_frame))
 
         # A sign-in that ends (log-out, new password, deleted account) closes its sockets.
         from django.contrib.auth.signals import user_logged_out

@@ -7,12 +7,13 @@ owner's house-rule editor between matches.
 
 from __future__ import annotations
 
+import json
 from typing import TYPE_CHECKING, Any, cast
 
 from django import forms
 from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
+from django.utils.translation import ngettext, pgettext_lazy
 
 from accounts.validators import validate_plain_text
 from games.engine.options import Options
@@ -57,15 +58,18 @@ def _standard_help(key: str) -> str:
 _lazy_standard_help = lazy(_standard_help, str)
 
 
+class _Label:
+    """An option value's words, looked up when rendered (in the active language)."""
+
+    def __init__(self, key: str, value: Any) -> None:
+        self.key, self.value = key, value
+
+    def __str__(self) -> str:
+        return describe(self.key, self.value)
+
+
 def _choices(key: str, values: tuple[Any, ...]) -> list[tuple[Any, Any]]:
-    class _Label:
-        def __init__(self, value: Any) -> None:
-            self.value = value
-
-        def __str__(self) -> str:
-            return describe(key, self.value)
-
-    return [(v, _Label(v)) for v in values]
+    return [(v, _Label(key, v)) for v in values]
 
 
 class HouseRulesForm(forms.Form):
@@ -142,3 +146,54 @@ class CreateRoomForm(HouseRulesForm):
         super().__init__(*args, **kwargs)
         # A new room starts with the people's turn timer (RULES.md §14 keeps 0 for the engine).
         self.fields["turn_seconds"].initial = DEFAULT_TURN_SECONDS
+
+
+# --- Find a game (issue #24 item 15; games/services/matchmaking.py) ---------------------------
+
+# The values the find page offers per option, the standard first (RULES.md §14); the queue
+# itself takes any valid value (the JSON API).
+QUEUE_VALUES: dict[str, tuple[Any, ...]] = {
+    "reveal_seconds": (5, 2, 10, 30),
+    "reveal_persist": (False, True),
+    "scart_forbidden": ("honours", "none", "honours_and_trumps"),
+    "buob_caller": ("any", "king_team"),
+    "regame_by": ("any", "owner"),
+    "match_deals": (4, 8, 12, 16, 0),
+    "bock": (False, True),
+    "bock_triggers": (["tie", "all_tricks"], ["tie"], ["all_tricks"], []),
+    "turn_seconds": (DEFAULT_TURN_SECONDS, 30, 90, 120, 0),
+}
+
+
+class _BotsAfterLabel:
+    def __init__(self, seconds: int | None) -> None:
+        self.seconds = seconds
+
+    def __str__(self) -> str:
+        if self.seconds is None:
+            return str(_("never"))
+        minutes = self.seconds // 60
+        return ngettext("after %(n)s minute", "after %(n)s minutes", minutes) % {"n": minutes}
+
+
+class FindGameForm(forms.Form):
+    """The find page's choices: per house rule a value or "any" (the select's values are JSON
+    texts, read by static/js/find.js and sent to /api/queue), and when to offer bots."""
+
+    def __init__(self, *args: Any, bots_after: tuple[int | None, ...], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for key, values in QUEUE_VALUES.items():
+            choices: list[tuple[str, Any]] = [("", _("any"))]
+            choices += [(json.dumps(v), _Label(key, v)) for v in values]
+            field = forms.ChoiceField(choices=choices, required=False, initial="")
+            field.label = cast("StrOrPromise", LABELS[key])
+            field.widget.attrs["data-queue-option"] = key
+            self.fields[key] = field
+        field = forms.ChoiceField(
+            label=_("Offer to fill the empty seats with bots"),
+            choices=[("" if s is None else str(s), _BotsAfterLabel(s)) for s in bots_after],
+            required=False, initial="300",
+            help_text=_("A “Play with bots” button appears after this wait; bots never take "
+                        "a seat unless you press it, and a match with bots is not rated."))
+        field.widget.attrs["data-queue-bots-after"] = ""
+        self.fields["bots_after"] = field

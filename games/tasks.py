@@ -7,6 +7,7 @@ from datetime import datetime
 from celery import shared_task
 
 from games import services
+from games.services import matchmaking
 from games.talk import online
 
 
@@ -43,3 +44,9 @@ def purge_connections_task() -> int:
     """Remove the Connection rows (and the site sockets' presence rows) of sockets whose
     process died without cleaning up."""
     return services.purge_stale_connections() + online.purge_stale()
+
+
+@shared_task(name="games.sweep_queue", ignore_result=True)
+def sweep_queue_task() -> int:
+    """Find a game's sweep: end expired and abandoned waits, form what can be formed."""
+    return matchmaking.sweep()

@@ -4,6 +4,7 @@ from games.history import views as views_history
 from games.views import friends as friend_views
 from games.views import pages as views
 from games.views import preferences as preference_views
+from games.views import queue as queue_views
 from games.views import rules as rules_views
 from games.views.converters import RowIdConverter
 
@@ -19,6 +20,7 @@ urlpatterns = [
     path("rooms/join/", views.join, name="join"),
     path("rooms/new/", views.create_room, name="create_room"),
     path("play/", views.play_now, name="play_now"),
+    path("find/", queue_views.find_game, name="find_game"),
     path("rooms/<str:code>/", views.room, name="room"),
     path("rooms/<str:code>/invite/", friend_views.invite, name="invite_friend"),
     path("friends/", friend_views.friends_page, name="friends"),

@@ -322,6 +322,12 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {}
 # Connection rows left by a process that died without cleaning up are purged this often (by
 # the embedded sweep loop, or Celery beat): they only count against the per-user socket cap.
 TROCCAS_CONNECTION_PURGE_SECONDS = 60
+# Find a game (games/services/matchmaking.py): a wait ends with "no table formed" after
+# TROCCAS_QUEUE_MAX_WAIT seconds; a player with no open socket keeps their place for
+# TROCCAS_QUEUE_GRACE_SECONDS (a reload, a train tunnel); the queue's sweep runs this often.
+TROCCAS_QUEUE_MAX_WAIT = env_int("TROCCAS_QUEUE_MAX_WAIT", 1800)
+TROCCAS_QUEUE_GRACE_SECONDS = env_int("TROCCAS_QUEUE_GRACE_SECONDS", 60)
+TROCCAS_QUEUE_SWEEP_SECONDS = env_int("TROCCAS_QUEUE_SWEEP_SECONDS", 5)
 if TROCCAS_MODE == "distributed":
     CELERY_BEAT_SCHEDULE["sweep-deadlines"] = {
         "task": "games.sweep_deadlines",
@@ -329,6 +335,11 @@ if TROCCAS_MODE == "distributed":
         # While no worker runs, sweeps pile up in the queue; a minute-old one is dropped
         # unrun (a newer one does its work). Generous, so a busy queue never expires them all.
         "options": {"expires": 60},
+    }
+    CELERY_BEAT_SCHEDULE["sweep-queue"] = {
+        "task": "games.sweep_queue",
+        "schedule": float(TROCCAS_QUEUE_SWEEP_SECONDS),
+        "options": {"expires": TROCCAS_QUEUE_SWEEP_SECONDS * 6},
     }
     CELERY_BEAT_SCHEDULE["purge-connections"] = {
         "task": "games.purge_connections",

@@ -14,7 +14,7 @@ from django.views.decorators.http import require_GET
 
 from accounts.forms import AdminLoginForm
 from accounts.views import set_language
-from games.views import api
+from games.views import api, queue
 
 # The admin's log-in goes through the site's limiter and says so when it refuses.
 admin.site.login_form = AdminLoginForm
@@ -41,6 +41,9 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("api/logout", api.logout_view, name="api_logout"),
     path("api/rooms", api.rooms_view, name="api_rooms"),
     path("api/rooms/<str:code>", api.room_view, name="api_room"),
+    path("api/queue", queue.queue_view, name="api_queue"),
+    path("api/queue/leave", queue.queue_leave_view, name="api_queue_leave"),
+    path("api/queue/bots", queue.queue_bots_view, name="api_queue_bots"),
     path("api/<path:rest>", api.not_found_view),
 ]
 

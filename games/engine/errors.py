@@ -105,6 +105,11 @@ class ErrorCode(StrEnum):
     PLAYER_BLOCKED = "PLAYER_BLOCKED"
     TOO_MANY_INVITATIONS = "TOO_MANY_INVITATIONS"
     BLOCKED_FROM_ROOM = "BLOCKED_FROM_ROOM"
+    # Find a game (issue #24; games/services/matchmaking.py).
+    QUEUE_ALREADY_WAITING = "QUEUE_ALREADY_WAITING"
+    QUEUE_SEATED_IN_MATCH = "QUEUE_SEATED_IN_MATCH"
+    QUEUE_NOT_WAITING = "QUEUE_NOT_WAITING"
+    QUEUE_BOTS_NOT_YET = "QUEUE_BOTS_NOT_YET"
 
     @property
     def http_status(self) -> int:
@@ -131,6 +136,10 @@ HTTP_STATUS: Final[dict[ErrorCode, int]] = {
     ErrorCode.NOT_FOUND: 404,
     ErrorCode.METHOD_NOT_ALLOWED: 405,
     ErrorCode.NEW_MATCH_ALREADY_ON: 409,
+    ErrorCode.QUEUE_ALREADY_WAITING: 409,
+    ErrorCode.QUEUE_SEATED_IN_MATCH: 409,
+    ErrorCode.QUEUE_NOT_WAITING: 409,
+    ErrorCode.QUEUE_BOTS_NOT_YET: 409,
     ErrorCode.MESSAGE_TOO_LARGE: 413,
     ErrorCode.UNSUPPORTED_MEDIA_TYPE: 415,
     ErrorCode.RATE_LIMITED: 429,

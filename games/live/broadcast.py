@@ -61,6 +61,19 @@ def send_notices(user_id: int, unread: int) -> None:
 _ORJSON = orjson.OPT_NON_STR_KEYS
 
 
+def send_site_frame(user_id: int, frame: dict[str, Any]) -> None:
+    """One frame to every site socket of `user_id` (in any process), after commit: Find a
+    game's `queue`, `queue_table` and `queue_left` (games/services/matchmaking.py)."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        async_to_sync(layer.group_send)(notice_group_name(user_id),
+                                        {"type": "site.frame", "frame": encode(frame)})
+    except Exception:  # the find page reads the queue again when it loads
+        log.exception("site frame to user %s failed", user_id)
+
+
 def encode_bytes(message: dict[str, Any]) -> bytes:
     """One server frame as compact UTF-8 JSON."""
     return orjson.dumps(message, option=_ORJSON)

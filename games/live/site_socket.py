@@ -20,6 +20,8 @@ from games.live import broadcast
 from games.live.protocol import MAX_FRAME_BYTES, too_deep
 from games.live.socket_base import LiveSocket
 from games.live.socket_db import SIGNED_OUT, db_call, if_signed_in
+from games.models import QueueStatus
+from games.services import matchmaking
 from games.talk import notifications, online
 
 log = logging.getLogger(__name__)
@@ -49,6 +51,7 @@ class SiteConsumer(LiveSocket):
             await self.channel_layer.group_add(group, self.channel_name)
             self.groups_joined.append(group)
         await self._send_unread()
+        await self._send_queue()
 
     async def _send_error(self, code: str, action_id: str | None) -> None:
         # The site socket's error frame carries the code alone (docs/protocol.md).
@@ -101,8 +104,20 @@ class SiteConsumer(LiveSocket):
         if not self._closing():
             await self.send(text_data=event["frame"])
 
+    async def site_frame(self, event: dict[str, Any]) -> None:
+        """A frame for this user's pages (Find a game: `queue`, `queue_table`, `queue_left`),
+        encoded once by broadcast.send_site_frame."""
+        if not self._closing():
+            await self.send(text_data=event["frame"])
+
+    async def _send_queue(self) -> None:
+        view = await db_call(matchmaking.view_of)(self.user)
+        if view is not None and view.status == QueueStatus.WAITING:
+            await self.send(text_data=broadcast.encode(view.frame()))
+
     async def layer_resync(self, event: dict[str, Any]) -> None:
         """The channel layer may have missed publications (games/live/channel_layer.py): the
-        unread count as it is now, in case a change of it was among them."""
+        unread count and the queue as they are now, in case a change of them was among them."""
         if not self._closing():
             await self._send_unread()
+            await self._send_queue()

@@ -21,6 +21,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from games import services
+from games.services import matchmaking
 from games.talk import online
 
 log = logging.getLogger(__name__)
@@ -70,7 +71,7 @@ class EmbeddedTimers:
             log.exception("embedded timer of round %s failed", round_id)
 
     async def _sweep_forever(self) -> None:
-        purged = time.monotonic()
+        purged = queue_swept = time.monotonic()
         while True:
             await asyncio.sleep(settings.TROCCAS_SWEEP_SECONDS)
             try:
@@ -88,6 +89,13 @@ class EmbeddedTimers:
                     await database_sync_to_async(online.purge_stale)()
                 except Exception:  # the next round retries
                     log.exception("embedded purge of stale connections failed")
+            if time.monotonic() - queue_swept >= settings.TROCCAS_QUEUE_SWEEP_SECONDS:
+                # Celery beat's "sweep-queue" in the distributed mode.
+                queue_swept = time.monotonic()
+                try:
+                    await database_sync_to_async(matchmaking.sweep)()
+                except Exception:  # the next round retries
+                    log.exception("embedded sweep of the queue failed")
 
 
 embedded = EmbeddedTimers()

@@ -8,6 +8,7 @@ contracts in pyproject.toml hold it); these modules never import the engine.
 
 from games.models.content import Announcement, FAQEntry
 from games.models.presence import PRESENCE_TIMEOUT, STALE_AFTER
+from games.models.queue import QueueEntry, QueueStatus
 from games.models.social import (
     Block,
     FriendRequest,
@@ -51,7 +52,8 @@ __all__ = [
     "INVITE_ALPHABET", "INVITE_LENGTH", "PRESENCE_TIMEOUT", "STALE_AFTER", "Announcement",
     "Block", "BlockedWord", "Connection", "DeadlineKind", "DebtStatus", "FAQEntry",
     "FriendRequest", "Friendship", "Match", "MatchStatus", "NarrDebt", "NoticeKind",
-    "Notification", "PairStats", "Phase", "PlayerRating", "QuickPhrase", "RatingHistory", "Room",
+    "Notification", "PairStats", "Phase", "PlayerRating", "QueueEntry", "QueueStatus",
+    "QuickPhrase", "RatingHistory", "Room",
     "Round", "RoundAction", "Seat", "SitePresence", "TalkAudience", "TalkMessage", "TalkMute",
     "TalkReport", "TalkSuspension", "Team", "Trick", "Visibility", "Winner", "new_invite_code",
 ]

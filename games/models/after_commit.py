@@ -44,6 +44,8 @@ class Effects:
     publish_talk_hidden: Callable[[str, int], None]
     publish_mutes: Callable[[int], None]
     publish_notices: Callable[[int, int], None]
+    # Find a game (services/matchmaking.py): one frame to one user's site sockets (/ws/me/).
+    publish_queue: Callable[[int, dict[str, Any]], None]
 
 
 _effects: Effects | None = None

@@ -122,6 +122,12 @@ MESSAGES: dict[str, Promise] = {
     ErrorCode.TOO_MANY_INVITATIONS: _("You have sent many requests and invitations in a short "
                                       "time: please wait a while."),
     ErrorCode.BLOCKED_FROM_ROOM: _("You cannot join this private room."),
+    # Find a game (games/services/matchmaking.py)
+    ErrorCode.QUEUE_ALREADY_WAITING: _("You are already waiting for a table."),
+    ErrorCode.QUEUE_SEATED_IN_MATCH: _("You are playing a match: finish it before you look "
+                                       "for another table."),
+    ErrorCode.QUEUE_NOT_WAITING: _("You are not waiting for a table."),
+    ErrorCode.QUEUE_BOTS_NOT_YET: _("Bots are offered only after the wait you chose."),
 }
 
 

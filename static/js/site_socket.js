@@ -1,7 +1,8 @@
 // @ts-check
 // The site socket (/ws/me/, docs/protocol.md "The site socket"), opened by every page of a
 // signed-in player: it keeps the player "online" for their friends (a ping every 25 s) and
-// shows the unread-notification count in the header as it changes. Reconnects with backoff;
+// shows the unread-notification count in the header as it changes; any other frame goes to
+// the page as a "troccas:site" event. Reconnects with backoff;
 // a refusal (signed out, too many tabs) is not retried.
 
 const FATAL = new Set([4401, 4403, 4429]);
@@ -43,6 +44,10 @@ function start() {
       let msg;
       try { msg = JSON.parse(e.data); } catch { return; }
       if (msg.type === "notices" && typeof msg.unread === "number") showUnread(msg.unread);
+      // Every other frame is a page's (Find a game's queue frames: static/js/find.js).
+      else if (typeof msg.type === "string") {
+        document.dispatchEvent(new CustomEvent("troccas:site", { detail: msg }));
+      }
     });
     ws.addEventListener("close", (e) => {
       clearInterval(ping);

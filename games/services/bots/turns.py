@@ -267,14 +267,17 @@ def _must(code: str, user: Any, kind: str, **fields: Any) -> None:
         raise ServiceError(out.code or "SERVER_ERROR")
 
 
-def create_practice_table(user: Any, level: str) -> Room:
+def create_practice_table(user: Any, level: str, options: dict[str, Any] | None = None
+                          ) -> Room:
     """Play now: a private table of `user` (seat 0, dealing first), a bot partner (seat 2) and
     two bot opponents (1, 3) at `level`, the first deal started. Every step goes through the
-    lobby commands and the writer, as a room owner's clicks would."""
+    lobby commands and the writer, as a room owner's clicks would. `options`: house rules
+    (Find a game's "Play with bots" passes the player's own); the turn timer stays off."""
     if level not in bots.LEVELS:
         raise ServiceError("BOT_LEVEL_UNKNOWN")
     # No turn timer: only bots wait on the player, and a bot stands in if they stay away.
-    room = create_room(user, {"turn_seconds": 0}, visibility="private", take_seat="A")
+    room = create_room(user, {**(options or {}), "turn_seconds": 0}, visibility="private",
+                       take_seat="A")
     for index in (2, 1, 3):
         _must(room.code, user, "seat_bot", index=index, level=level)
     _must(room.code, user, "start_round")
