@@ -15,8 +15,15 @@ from django.utils import timezone
 
 from games import services
 from games.engine.errors import ErrorCode
-from games.models import Block, MatchStatus, QueueEntry, QueueStatus, Room, SitePresence
-from games.models import after_commit
+from games.models import (
+    Block,
+    MatchStatus,
+    QueueEntry,
+    QueueStatus,
+    Room,
+    SitePresence,
+    after_commit,
+)
 from games.services import matchmaking
 from games.services.errors import ServiceError
 from games.services.rooms import DEFAULT_TURN_SECONDS
@@ -185,7 +192,7 @@ def test_bots_only_after_the_chosen_wait_and_only_when_pressed(people: list[Any]
     view = matchmaking.view_of(asker)
     assert view is not None and not view.bots_offered
     for user in (asker, never, other):
-        _backdate(user, 3600)
+        _backdate(user, 200)
     # However long they wait, the sweep never seats anyone with bots (200 s: past both
     # offers, within TROCCAS_QUEUE_MAX_WAIT).
     matchmaking.sweep()
