@@ -208,9 +208,10 @@ def ui_strings() -> dict[str, str]:
                        "to the trick."),
         "help_buob_now": _("You may call BUOB now."),
         "help_narr_title": _("The Narr"),
+        # RULES.md §9: a debt arises only when the Narr's own team lost the trick.
         "help_narr": _("The Narr may be played at any time instead of following suit or "
-                       "trumping. In tricks 1 to 18 it goes back to its team, which then owes "
-                       "the winners one card: the Narr debt."),
+                       "trumping. In tricks 1 to 18 it goes back to its owner's team; if that "
+                       "team lost the trick, it owes the winners one card: the Narr debt."),
         "help_narr_now": _("You hold the Narr."),
     }
     # Why a card of the hand cannot be played: the view's `refusal` (issue #23 item 5).

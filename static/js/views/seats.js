@@ -40,7 +40,10 @@ export function renderSeat(t, s) {
             info ? info.player.name : fmt(S.seat_n, { n: s + 1 }))),
         h("span.plate-sub", null,
           v.dealer === s ? h("span.chip.chip-dealer", { title: S.dealer }, S.dealer) : null,
-          info && info.is_owner ? h("span.chip.chip-owner", { title: S.owner }, "★") : null,
+          // The star is named in words for screen readers and as a tooltip (issue #24 item 14).
+          info && info.is_owner ? h("span.chip.chip-owner", { title: S.owner },
+            h("span", { "aria-hidden": "true" }, "★"),
+            h("span.visually-hidden", null, S.owner)) : null,
           v.dealer === s && v.scart_count && v.phase === "PLAY"
             ? h("span.chip.chip-scart", { title: S.scart_pile },
               h("span", { "aria-hidden": "true" }, "Scart"),
