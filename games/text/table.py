@@ -183,7 +183,8 @@ def ui_strings() -> dict[str, str]:
         "key_help": _("show this help"),
         "key_esc": _("close a window"),
         "close": _("Close"),
-        "seconds_left": _("%(seconds)s s"),
+        # A plate's turn timer, in words (issue #24 item 5): "0:42 to play".
+        "turn_left": _("%(time)s to play"),
         # Feel (issue #14 item 6): the tab's title on your turn, the sounds, the trick on show.
         "title_your_turn": _("Your turn"),
         "sounds": _("Table sounds"),
@@ -230,6 +231,8 @@ def bot_strings() -> dict[str, str]:
     away notice's countdown to the stand-in and its label."""
     return {
         "bot_badge": _("bot"),
+        # A bot's badge on its plate, its level said once (issue #24 item 5): "bot · strong".
+        "bot_level_badge": _("bot · %(level)s"),
         # A bot's name at the table: the server sends its own name and level apart.
         "bot_name": _("%(name)s (bot, %(level)s)"),
         "seat_bot": _("Seat a bot"),
