@@ -199,6 +199,10 @@ function start() {
         } else if (msg.code === "NEW_MATCH_ALREADY_ON") {
           // "Same four again" pressed together: the other press started the new match.
           toast(msg.message || msg.code, "info");
+        } else if ((msg.code === "MUST_FOLLOW_SUIT" || msg.code === "MUST_PLAY_TRUMP")
+          && table.view && table.view.legal_cards.includes("NARR")) {
+          // The sentence names the Narr only to a player who holds it (issue #24 item 14).
+          toast(`${msg.message || msg.code} ${S.refusal_narr}`);
         } else {
           toast(msg.message || msg.code);
         }

@@ -94,7 +94,8 @@ export function tick(t) {
   if (!v || !v.deadline || nodes.length === 0) return;
   const left = Math.max(0, Math.ceil(v.deadline - Date.now() / 1000));
   for (const n of nodes) {
-    n.textContent = fmt(t.S[/** @type {string} */ (n.dataset.countdown)], { seconds: left });
+    n.textContent = fmt(t.S[/** @type {string} */ (n.dataset.countdown)],
+      { seconds: left, time: `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}` });
   }
   if (left > 0) t.tickTimer = setTimeout(() => tick(t), 250);
 }
