@@ -8,6 +8,7 @@ N: those that ended normally (status finished) with the player still in their se
 end: the last card played for their seat in the match was not played by a stand-in bot. A
 player who went away for good has the rest of their cards played by a stand-in (or the turn
 timer); a room closed mid-match, or a match ended by the staff, is abandoned for all four.
+A player who resigned (Match.resigned_by) did not finish that match; the other three did.
 A seat cannot be left or taken over by another person while a match runs (the lobby's seat
 commands need a lobby), so these are the ways a match is not seen to the end.
 """
@@ -26,6 +27,9 @@ from games.models import Match, MatchStatus, RoundAction
 class Record:
     finished: int
     started: int
+    # Of the matches not finished: those the player gave up, and those a stand-in bot ended.
+    resigned: int = 0
+    by_bot: int = 0
 
 
 def finished_record(user: Any) -> Record:
@@ -37,7 +41,10 @@ def finished_record(user: Any) -> Record:
                    .filter(round__match=OuterRef("pk"), kind="play_card",
                            actor_seat=OuterRef("seat"))
                    .order_by("-version").values("actor__is_bot")[:1])
-    finished = (ended.filter(status=MatchStatus.FINISHED).annotate(seat=seat)
-                .annotate(last_by_bot=Subquery(last_by_bot))
-                .filter(Q(last_by_bot=False) | Q(last_by_bot__isnull=True)).count())
-    return Record(finished=finished, started=started)
+    done = (ended.filter(status=MatchStatus.FINISHED).annotate(seat=seat)
+            .annotate(last_by_bot=Subquery(last_by_bot)))
+    resigned = done.filter(resigned_by=user).count()
+    kept = done.exclude(resigned_by=user)
+    by_bot = kept.filter(last_by_bot=True).count()
+    finished = kept.filter(Q(last_by_bot=False) | Q(last_by_bot__isnull=True)).count()
+    return Record(finished=finished, started=started, resigned=resigned, by_bot=by_bot)

@@ -62,7 +62,7 @@ def test_finished_counts_matches_seen_to_the_end_in_ones_own_seat(
     assert records(four) == [Record(1, 2)] * 4
     # Anna goes away for good during a deal: a stand-in plays her cards to its end.
     one_deal_match(owner, players, {"stand_in_seconds": 30}, away=anna)
-    assert records(four) == [Record(2, 3), Record(1, 3), Record(2, 3), Record(2, 3)]
+    assert records(four) == [Record(2, 3), Record(1, 3, by_bot=1), Record(2, 3), Record(2, 3)]
     # The profile says it, in words.
     web = Client()
     web.force_login(anna)
