@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import Case, IntegerField, OuterRef, Q, Subquery, When
+from django.utils.translation import gettext, ngettext
 
 from games.models import Match, MatchStatus, RoundAction
 
@@ -30,6 +31,22 @@ class Record:
     # Of the matches not finished: those the player gave up, and those a stand-in bot ended.
     resigned: int = 0
     by_bot: int = 0
+
+    @property
+    def sentence(self) -> str:
+        """"Finished 5 of 7 matches — 1 resigned, 1 finished by a bot.": the matches not
+        finished named as what they were, so the two numbers never seem to disagree."""
+        numbers = {"finished": self.finished, "started": self.started}
+        details = [gettext("%(n)s resigned") % {"n": self.resigned}] if self.resigned else []
+        if self.by_bot:
+            details.append(gettext("%(n)s finished by a bot") % {"n": self.by_bot})
+        if not details:
+            return ngettext("Finished %(finished)s of %(started)s match.",
+                            "Finished %(finished)s of %(started)s matches.",
+                            self.started) % numbers
+        return ngettext("Finished %(finished)s of %(started)s match — %(details)s.",
+                        "Finished %(finished)s of %(started)s matches — %(details)s.",
+                        self.started) % {**numbers, "details": ", ".join(details)}
 
 
 def finished_record(user: Any) -> Record:
