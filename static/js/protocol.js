@@ -154,7 +154,8 @@
 
 /**
  * @typedef {{ id: number, number: number, status: "running" | "finished" | "abandoned",
- *   deals?: SheetDeal[] }} MatchInfo `deals` only between deals and once the match is over
+ *   deals?: SheetDeal[], resigned?: { seat: number, name: string } | null }} MatchInfo `deals`
+ *   only between deals and once the match is over; `resigned`: who gave the match up
  */
 
 /**
