@@ -98,3 +98,16 @@ def _resign(code: str) -> Any:
     from tests.support.tables import cmd, version
 
     return cmd("resign", version(code))
+
+
+def test_the_match_page_of_the_history_says_who_resigned(owner: Any, players: list[Any]) -> None:
+    from django.test import Client
+    from django.urls import reverse
+
+    code, by_seat = playing(owner, players)
+    must(code, by_seat[3], "resign")
+    match = Match.objects.get(room__code=code)
+    web = Client()
+    web.force_login(owner)
+    page = web.get(reverse("games:match", kwargs={"pk": match.pk})).content.decode()
+    assert f"{by_seat[3].public_name} resigned." in page and "data-resigned" in page
