@@ -160,6 +160,9 @@ def ui_strings() -> dict[str, str]:
         "end_match": _("End the match"),
         "match_over": _("Match over"),
         "resigned": _("%(name)s resigned."),
+        "resign": _("Resign"),
+        "resign_confirm": _("Give this match up? It ends now, won by the other team, and "
+                            "counts as not finished by you."),
         "match_winner": _("%(team)s wins the match!"),
         "match_draw": _("The match is a draw."),
         "new_match": _("New match"),

@@ -281,6 +281,7 @@
  * @property {{}} end_match
  * @property {{}} new_match
  * @property {{ match: number }} rematch
+ * @property {{}} resign
  * @property {{ team: TeamId, index?: number | null }} take_seat
  * @property {{}} leave_seat
  * @property {{ player: number, index: number }} move_player
