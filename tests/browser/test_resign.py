@@ -46,3 +46,34 @@ def test_resign_asks_first_then_ends_the_match(browser: Any, site_server: str) -
         assert not errors, errors
     finally:
         context.close()
+
+
+def test_leaving_a_running_match_by_a_link_asks_first(browser: Any, site_server: str) -> None:
+    context = browser.new_context(viewport={"width": 1366, "height": 800}, locale="en",
+                                  device_scale_factor=1, bypass_csp=True)
+    try:
+        page = sign_up(context, site_server, "marioleave", "en")
+        page.goto(f"{site_server}/en/")
+        page.check(".play-now-form input[value=easy]")
+        page.click("[data-play-now]")
+        page.wait_for_url(re.compile(r"/rooms/[a-z0-9]+/$"))
+        page.wait_for_selector(f"{APP}[data-state=live]")
+        page.wait_for_selector("[data-action=resign]")
+        room = page.url
+        asked: list[str] = []
+
+        def dismiss(dialog: Any) -> None:
+            asked.append(dialog.message)
+            dialog.dismiss()
+
+        link = page.locator("header a[href]:not([href^='#'])").first
+        page.once("dialog", dismiss)
+        link.click()
+        # The grace period of the room (60 s by default), in words; staying keeps the page.
+        assert asked == ["A bot will play for you after 60 s; leave anyway?"]
+        assert page.url == room
+        page.once("dialog", lambda dialog: dialog.accept())
+        link.click()
+        page.wait_for_url(lambda url: url != room, timeout=10000)
+    finally:
+        context.close()
