@@ -55,6 +55,7 @@ MESSAGES: dict[str, Promise] = {
     ErrorCode.OWNER_NOT_SEATED: _("The room owner deals first, so the owner must take a seat "
                                   "before the match starts."),
     ErrorCode.NOT_SEATED: _("Take a seat at the table to play."),
+    ErrorCode.BOT_CANNOT_RESIGN: _("A bot never gives up a match."),
     ErrorCode.SEAT_TAKEN: _("That seat is taken: choose a free one."),
     ErrorCode.TEAM_FULL: _("That team already has two players: join the other team."),
     ErrorCode.ALREADY_SEATED: _("You already have a seat: leave it first to choose another."),

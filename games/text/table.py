@@ -159,6 +159,11 @@ def ui_strings() -> dict[str, str]:
         "regame_owner_only": _("In this room only the room owner starts the next deal."),
         "end_match": _("End the match"),
         "match_over": _("Match over"),
+        "resigned": _("%(name)s resigned."),
+        "resign": _("Resign"),
+        "leave_confirm": _("A bot will play for you after %(n)s s; leave anyway?"),
+        "resign_confirm": _("Give this match up? It ends now, won by the other team, and "
+                            "counts as not finished by you."),
         "match_winner": _("%(team)s wins the match!"),
         "match_draw": _("The match is a draw."),
         "new_match": _("New match"),

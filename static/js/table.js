@@ -13,6 +13,7 @@ import { rulesEditor } from "./views/dialogs.js";
 import { renderRules } from "./views/rules.js";
 import { createTalk } from "./talk.js";
 import { notices } from "./views/toasts.js";
+import { guardLeaving } from "./views/leave.js";
 
 /**
  * @import { CardId, CommandFields, CommandType, ServerMessage, StateMessage }
@@ -134,6 +135,7 @@ function start() {
     (options) => command("set_options", { options }));
 
   const table = new Table(root, { cfg, S, names, command, toast, announce, editRules });
+  guardLeaving(() => table.view, S);
   table.setBanner(S.connecting);
 
   // Re-apply the current view `n` times from scratch (every region rebuilt): the worst case

@@ -44,7 +44,9 @@ export function renderStatus(t) {
   } else if (v.phase === "ROUND_OVER" && v.review) {
     text = t.resultText(v.review.points);
   } else if (v.phase === "MATCH_OVER") {
-    text = S.match_over;
+    // "Match over · Anna resigned.": a match given up says by whom (issue #24).
+    const quitter = v.match?.resigned;
+    text = quitter ? `${S.match_over} · ${fmt(S.resigned, { name: quitter.name })}` : S.match_over;
   }
   if (v.seat === null) text = `${text} ${S.spectating}`.trim();
   // "Mario to play — away 0:45": never name an away player's turn without the away note.
