@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
-from urllib.parse import urlsplit
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from django.conf import settings
 from django.contrib import messages
@@ -37,6 +37,25 @@ if TYPE_CHECKING:
 else:
     _SignUpBase = FormView
     _ProfileBase = UpdateView
+
+
+def _inner_next_in(url: str, language: str) -> str:
+    """`url` with a page address it carries in its own `next` (the log-in page's
+    `?next=/de/matches/`) moved to `language` too (issue #24 item 8): otherwise the switcher
+    shows the log-in page in the new language and, once signed in, the old one again."""
+    parts = urlsplit(url)
+    query = parse_qsl(parts.query, keep_blank_values=True)
+    if not any(key == "next" for key, _value in query):
+        return url
+    moved = []
+    for key, value in query:
+        if key == "next" and value.startswith("/") and not value.startswith("//"):
+            page = translation.get_language_from_path(urlsplit(value).path)
+            if page:
+                with translation.override(page):
+                    value = translate_url(value, language)
+        moved.append((key, value))
+    return urlunsplit(parts._replace(query=urlencode(moved)))
 
 
 def in_language(url: str, language: str) -> str:
@@ -170,6 +189,9 @@ def set_language(request: HttpRequest) -> HttpResponse:
     with translation.override(page_language or translation.get_language()):
         response = django_set_language(request)
     language = request.POST.get("language", "")
+    if (isinstance(response, HttpResponseRedirect) and language in dict(settings.LANGUAGES)
+            and page_language):
+        response["Location"] = _inner_next_in(response["Location"], language)
     if (request.user.is_authenticated and language in dict(settings.LANGUAGES)
             and request.user.preferred_language != language):
         request.user.preferred_language = language

@@ -16,9 +16,8 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext, pgettext_lazy
 
 from accounts.validators import validate_plain_text
-from games.engine.options import Options
+from games.engine.options import ROOM_TURN_SECONDS, Options, room_standard
 from games.models import Team, Visibility
-from games.services.rooms import DEFAULT_TURN_SECONDS
 from games.text.options import LABELS, describe
 
 if TYPE_CHECKING:
@@ -46,7 +45,8 @@ EXPLANATIONS = {
 
 
 def _standard(key: str) -> str:
-    return describe(key, Options().to_json()[key])
+    # The standard a new room starts with (its 60 s turn timer too), as the form fills it in.
+    return describe(key, room_standard().to_json()[key])
 
 
 def _standard_help(key: str) -> str:
@@ -88,7 +88,7 @@ class HouseRulesForm(forms.Form):
     bock_triggers = forms.MultipleChoiceField(
         choices=[("tie", _("a 36:36 tie")), ("all_tricks", _("one team takes all 19 tricks"))],
         initial=["tie", "all_tricks"], required=False, widget=forms.CheckboxSelectMultiple)
-    turn_seconds = forms.IntegerField(min_value=0, max_value=120, initial=0)
+    turn_seconds = forms.IntegerField(min_value=0, max_value=120, initial=ROOM_TURN_SECONDS)
     stand_in_seconds = forms.IntegerField(min_value=0, max_value=600, initial=60)
     table_talk = forms.ChoiceField(
         choices=_choices("table_talk", ("free", "phrases", "silent")), initial="free",
@@ -142,11 +142,6 @@ class CreateRoomForm(HouseRulesForm):
 
     field_order = ["name", "visibility", "allow_spectators", "team"]
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        # A new room starts with the people's turn timer (RULES.md §14 keeps 0 for the engine).
-        self.fields["turn_seconds"].initial = DEFAULT_TURN_SECONDS
-
 
 # --- Find a game (issue #24 item 15; games/services/matchmaking.py) ---------------------------
 
@@ -161,7 +156,7 @@ QUEUE_VALUES: dict[str, tuple[Any, ...]] = {
     "match_deals": (4, 8, 12, 16, 0),
     "bock": (False, True),
     "bock_triggers": (["tie", "all_tricks"], ["tie"], ["all_tricks"], []),
-    "turn_seconds": (DEFAULT_TURN_SECONDS, 30, 90, 120, 0),
+    "turn_seconds": (ROOM_TURN_SECONDS, 30, 90, 120, 0),
 }
 
 

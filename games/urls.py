@@ -23,6 +23,7 @@ urlpatterns = [
     path("find/", queue_views.find_game, name="find_game"),
     path("rooms/<str:code>/", views.room, name="room"),
     path("rooms/<str:code>/invite/", friend_views.invite, name="invite_friend"),
+    path("rooms/<str:code>/invitable/", friend_views.invitable, name="invitable_friends"),
     path("friends/", friend_views.friends_page, name="friends"),
     path("friends/find/", friend_views.find_players, name="find_players"),
     path("friends/request/", friend_views.send_request, name="friend_request"),

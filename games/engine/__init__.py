@@ -18,6 +18,7 @@ from .rules import (
     apply,
     legal_actions,
     legal_cards,
+    resign,
 )
 from .state import (
     DEALING,
@@ -44,5 +45,5 @@ __all__ = [
     "ROUND_OVER", "RULE_CODES", "SCART", "SYSTEM_ACTIONS", "TEAMS", "BuobMode", "MatchState",
     "Options", "OptionsError", "Phase", "PublicRefusal", "RuleError", "Team", "TranscriptError",
     "apply", "event_to_json", "events_for", "from_json", "legal_actions", "legal_cards",
-    "new_match_state", "replay", "team_of", "to_json", "view",
+    "new_match_state", "replay", "resign", "team_of", "to_json", "view",
 ]

@@ -200,6 +200,9 @@ _SPECS: tuple[ActionSpec, ...] = (
     # The next deal: when every seat is a bot's, a bot starts it (issue #15).
     _game("regame", Sender.REGAME_BY, deck=True, stand_in=True),
     _game("end_match", Sender.OWNER),
+    # A seated person gives the match up: the writer's (the engine's `resign` rule), never a
+    # bot's, never a stand-in's.
+    _game("resign", Sender.SEAT, engine=False),
     _game("new_match", Sender.OWNER),
     # "Same four again": the writer's NEW_MATCH then START_ROUND in one version, so no engine
     # action of its own. It names the finished match it follows (two presses start one match).

@@ -15,6 +15,11 @@ MATCH_DEALS = (4, 0, 8, 12, 16)
 BOCK_TRIGGERS = ("tie", "all_tricks")
 TABLE_TALK = ("free", "phrases", "silent")
 
+# The turn timer of a room a person opens and names none for (the create-room form, the JSON
+# API): a product choice, not a rule (docs/decisions.md). RULES.md §14 keeps 0 (no timer) as
+# the engine's default, which the golden transcripts and the services' own tables rely on.
+ROOM_TURN_SECONDS = 60
+
 
 @dataclass(frozen=True, slots=True)
 class Options:
@@ -104,3 +109,10 @@ def _check(key: str, value: Any) -> Any:
         # Duplicates are ignored; keep the canonical order so equal options compare equal.
         return tuple(t for t in BOCK_TRIGGERS if t in value)
     raise OptionsError(key, "unknown option")  # pragma: no cover - guarded by from_json
+
+
+def room_standard() -> Options:
+    """The house rules a new room starts with when its owner changes none: the engine's
+    defaults with the people's turn timer. Every page that says "standard" (the create-room
+    form, the rules page, the room's house-rules drawer) compares with this one."""
+    return Options(turn_seconds=ROOM_TURN_SECONDS)

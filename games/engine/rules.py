@@ -605,6 +605,18 @@ def _end_match(state: MatchState, action: Mapping[str, Any]) -> Result:
             [ev.MatchOver(winner, state.totals)])
 
 
+def resign(state: MatchState, seat: int) -> Result:
+    """A seated player gives the match up: it is over at once, won by the other team, with the
+    totals as they stand (the deal in play is not scored). Not an engine action of the
+    transcript format: the writer applies it (the RESIGN command) and logs it as such."""
+    _require_phase(state, DEALING, REVEAL, SCART, PLAY, ROUND_OVER, in_match_over="MATCH_OVER")
+    if not 0 <= seat <= 3:
+        raise RuleError("INVALID_ACTION")
+    winner = TEAMS[(seat + 1) % 2]
+    return (state._replace(phase=MATCH_OVER, winner=winner),
+            [ev.MatchOver(winner, state.totals)])
+
+
 def _new_match(state: MatchState, action: Mapping[str, Any]) -> Result:
     _require_phase(state, MATCH_OVER)
     new = state._replace(phase=LOBBY, dealer=state.first_dealer, totals=(0, 0), deals_played=0,

@@ -26,6 +26,27 @@ from games.services.snapshot import TableSnapshot
 log = logging.getLogger(__name__)
 
 
+# Every message type the channel layer carries, by the kind of group it is sent to (issue #24
+# item 12). A consumer names the kinds it joins (`GROUP_KINDS`) and must have a handler for each
+# type of them: Channels raises "No handler for message type" otherwise, which took a site
+# socket down at every block, unblock or friend accept. tests/live/test_group_messages.py holds
+# both to it, and fails on a message type sent anywhere in games/ that is declared nowhere here.
+GROUP_MESSAGES: dict[str, frozenset[str]] = {
+    # group_name(code, seat): the table's audiences.
+    "table": frozenset({"table.update", "table.presence", "talk.message", "talk.hidden"}),
+    # user_group_name(user_id): every socket of one account.
+    "user": frozenset({"auth.revoke", "talk.mutes"}),
+    # notice_group_name(user_id): the account's site sockets.
+    "notices": frozenset({"notices.changed", "site.frame"}),
+}
+# Sent to one channel rather than a group: the layer's own word after Redis was out of reach
+# (channel_layer.RESYNC_MESSAGE, to every consumer) and a socket's note to itself.
+CHANNEL_MESSAGES: dict[str, frozenset[str]] = {
+    "any": frozenset({"layer.resync"}),
+    "table": frozenset({"table.gap"}),
+}
+
+
 def group_name(code: str, seat: int | None) -> str:
     """The group of one audience of a table: seat 0–3, or None for the spectators."""
     return f"table.{code}.public" if seat is None else f"table.{code}.seat.{seat}"

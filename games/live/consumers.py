@@ -69,6 +69,9 @@ def _touch_signed_in(auth: Auth, channel_name: str) -> bool:
 
 
 class RoomConsumer(TalkMixin, LiveSocket):
+    # The groups it joins (broadcast.GROUP_MESSAGES): a handler for every type of each.
+    GROUP_KINDS = ("table", "user")
+
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Call the handler of a message, without Channels' per-message connection cleanup.
 

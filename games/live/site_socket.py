@@ -3,7 +3,9 @@
 
 A thin door: it registers the tab's presence row (games/talk/online.py), refreshes it on each
 `ping`, removes it on close, and forwards the user's unread-notification count whenever it
-changes (games/talk/notifications.py, through broadcast.send_notices). It reads no other frame.
+changes (games/talk/notifications.py, through broadcast.send_notices), and says `friends` when the
+account's friends or blocks change (the room page's invite list reads them again). It reads no
+other frame.
 What it shares with the table's socket (close codes, the flood bucket in front of every frame,
 the end of a sign-in) is games/live/socket_base.py; its database calls go through
 games/live/socket_db.py.
@@ -32,6 +34,9 @@ TOUCH_EVERY = 5.0
 
 
 class SiteConsumer(LiveSocket):
+    # The groups it joins (broadcast.GROUP_MESSAGES): a handler for every type of each.
+    GROUP_KINDS = ("notices", "user")
+
     async def connect(self) -> None:
         self._sign_in()
         self.last_touch = 0.0
@@ -115,9 +120,19 @@ class SiteConsumer(LiveSocket):
         if view is not None and view.status == QueueStatus.WAITING:
             await self.send(text_data=broadcast.encode(view.frame()))
 
+    async def talk_mutes(self, event: dict[str, Any]) -> None:
+        """This account's friends, blocks or mutes changed (games/talk/hooks.mutes_changed,
+        sent to every socket of the account; the table sockets re-read their talk). A page
+        that lists friends (the room's "Invite a friend") reads them again when it hears
+        `friends`; the frame carries nothing, so it tells no one anything about anybody."""
+        if not self._closing():
+            await self.send(text_data=broadcast.encode({"type": "friends"}))
+
     async def layer_resync(self, event: dict[str, Any]) -> None:
         """The channel layer may have missed publications (games/live/channel_layer.py): the
-        unread count and the queue as they are now, in case a change of them was among them."""
+        unread count and the queue as they are now, in case a change of them was among them,
+        and a word to read the friends again."""
         if not self._closing():
             await self._send_unread()
             await self._send_queue()
+            await self.send(text_data=broadcast.encode({"type": "friends"}))

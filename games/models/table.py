@@ -225,6 +225,12 @@ class Match(models.Model):
         _("rated"), default=True,
         help_text=_("Whether the match counts for the ratings: not when a bot played in it."),
     )
+    # The person who gave the match up (the RESIGN command): it ended then, won by the other
+    # team, and counts as not finished by them (games/history/reliability.py).
+    resigned_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, verbose_name=_("resigned by"), on_delete=models.SET_NULL,
+        null=True, blank=True, related_name="+",
+    )
 
     objects = MatchQuerySet.as_manager()
 

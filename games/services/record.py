@@ -10,8 +10,9 @@ import secrets
 from datetime import datetime
 from typing import Any
 
-from games.engine import CARD_IDS, MATCH_OVER, MatchState, PublicRefusal, apply, to_json
+from games.engine import CARD_IDS, MATCH_OVER, MatchState, PublicRefusal, apply, resign, to_json
 from games.engine.codec import buob_public, trick_row_cards
+from games.engine.errors import RuleError
 from games.engine.events import BuobRefused
 from games.history import standings
 from games.models import MatchStatus, NarrDebt, Round, Trick
@@ -156,6 +157,36 @@ def apply_engine(t: Table, action: dict[str, Any], user: Any, seat: int | None,
         # (from the rows: the deal's and the log's are written first).
         t.write_deferred()
         standings.record_match(match)
+    t.state = new_state
+    t.events.extend(events)
+
+
+def resign_match(t: Table, user: Any, seat: int, key: str | None) -> None:
+    """A seated person gives the running match up (the RESIGN command): the engine's `resign`
+    rule ends it, won by the other team; the deal's row keeps its cards as they lay, with no
+    timer left; the match row names who resigned, and a rated match is counted as any ended
+    one (giving up never spares a rating). Raises RuleError (MATCH_OVER, WRONG_PHASE)."""
+    match, rnd = t.match, t.round
+    if match is None or rnd is None or t.state is None:
+        raise RuleError("WRONG_PHASE")
+    if match.status != MatchStatus.RUNNING:
+        raise RuleError("MATCH_OVER")
+    new_state, events = resign(t.state, seat)
+    version = bump(t)
+    rnd.engine_state = to_json(new_state)
+    rnd.version = version
+    rnd.actions_logged += 1
+    rnd.phase = new_state.phase
+    rnd.deadline, rnd.deadline_kind = None, ""
+    t.later(sql.update_statement(rnd, _ROUND_PLAY_FIELDS))
+    log_action(t, rnd, user, seat, "resign", {}, key, version, later=True)
+    match.status = MatchStatus.FINISHED
+    match.winner = new_state.winner or ""
+    match.finished = t.now
+    match.resigned_by_id = user.pk
+    match.save()
+    t.write_deferred()
+    standings.record_match(match)
     t.state = new_state
     t.events.extend(events)
 

@@ -8,15 +8,14 @@ from django.db import transaction
 
 from accounts.validators import is_plain_text
 from games.engine.errors import OptionsError
-from games.engine.options import Options
+from games.engine.options import ROOM_TURN_SECONDS, Options
 from games.models import Room, Seat
 from games.services.errors import ServiceError
 
 # The turn timer of a room opened by a person (the site's form, the JSON API) when they name
-# none: a product choice, not a rule. RULES.md §14 makes 0 (no timer) the engine's default, and
-# the engine, the golden transcripts and create_room itself keep it; only the doors where
-# people open rooms offer 60 s. 0 still means off.
-DEFAULT_TURN_SECONDS = 60
+# none (games/engine/options.py `room_standard`); create_room itself keeps the engine's 0, and
+# 0 still means off.
+DEFAULT_TURN_SECONDS = ROOM_TURN_SECONDS
 
 
 def with_default_turn_timer(options: Any) -> Any:

@@ -136,6 +136,11 @@ def snapshot(t: Table, seats: list[SeatRow] | None = None) -> TableSnapshot:
     match = None
     if t.match is not None:
         match = {"id": t.match.pk, "number": t.match.number, "status": t.match.status}
+        if t.match.resigned_by_id is not None:
+            # Who gave the match up ("Anna resigned"): public, like the seat they held.
+            quitter = next((s for s in seats if s.user_id == t.match.resigned_by_id), None)
+            match["resigned"] = ({"seat": quitter.index, "name": quitter.name}
+                                 if quitter is not None else None)
         if state.phase in (ROUND_OVER, MATCH_OVER):
             # The score sheet's deal list: public once a deal is scored, and only read then
             # (not on the hot path of the cards played), from the rows: the deal's own row,

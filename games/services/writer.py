@@ -40,7 +40,14 @@ from games.services.bots import stand_ins
 from games.services.commands import Command
 from games.services.errors import ServiceError
 from games.services.lobby import lobby_command
-from games.services.record import REFUSAL_KIND, apply_engine, bump, log_action, version_write
+from games.services.record import (
+    REFUSAL_KIND,
+    apply_engine,
+    bump,
+    log_action,
+    resign_match,
+    version_write,
+)
 from games.services.snapshot import TableSnapshot, lobby_state, snapshot
 from games.services.sql import SeatRow
 from games.services.tables import Table, load_code, rules_of, seats_of, table_of
@@ -484,6 +491,13 @@ def _game_command(t: Table, user: Any, cmd: Command, key: str | None,
         return
     if kind == "rematch":
         _rematch(t, user, seat, cmd.fields["match"], key)
+        return
+    if kind == "resign":
+        # A person's own say alone: a bot (seated, or standing in: not a stand-in command,
+        # `_stand_in_seat`) never gives a match up.
+        if getattr(user, "is_bot", False):
+            raise ServiceError("BOT_CANNOT_RESIGN")
+        resign_match(t, user, seat.index, key)
         return
     if t.state is None:
         raise RuleError("WRONG_PHASE")

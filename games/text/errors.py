@@ -27,9 +27,10 @@ MESSAGES: dict[str, Promise] = {
     ErrorCode.SCART_DUPLICATE: _("Choose two different cards for the Scart."),
     ErrorCode.SCART_FORBIDDEN_CARD: _("This card may not go into the Scart under this room's "
                                       "rules: choose another one."),
-    ErrorCode.MUST_FOLLOW_SUIT: _("You must follow the suit led (or play the Narr)."),
-    ErrorCode.MUST_PLAY_TRUMP: _("You cannot follow the suit led, so you must play a trump (or "
-                                 "the Narr)."),
+    # The table adds "You may also play the Narr." for a player who holds it (static/js/
+    # table.js): the sentence itself never says whether a hand holds the Narr.
+    ErrorCode.MUST_FOLLOW_SUIT: _("You must follow the suit led."),
+    ErrorCode.MUST_PLAY_TRUMP: _("You cannot follow the suit led, so you must play a trump."),
     ErrorCode.BUOB_FORCED_JACK: _("BUOB was called on you: you must play the called jack."),
     ErrorCode.BUOB_TRICK_NOT_OPEN: _("BUOB can only be called while a trick has cards on the "
                                      "table."),
@@ -54,6 +55,7 @@ MESSAGES: dict[str, Promise] = {
     ErrorCode.OWNER_NOT_SEATED: _("The room owner deals first, so the owner must take a seat "
                                   "before the match starts."),
     ErrorCode.NOT_SEATED: _("Take a seat at the table to play."),
+    ErrorCode.BOT_CANNOT_RESIGN: _("A bot never gives up a match."),
     ErrorCode.SEAT_TAKEN: _("That seat is taken: choose a free one."),
     ErrorCode.TEAM_FULL: _("That team already has two players: join the other team."),
     ErrorCode.ALREADY_SEATED: _("You already have a seat: leave it first to choose another."),

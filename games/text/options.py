@@ -11,7 +11,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from games.engine.options import Options
+from games.engine.options import Options, room_standard
 
 LABELS: dict[str, Promise] = {
     "reveal_seconds": gettext_lazy("Reveal window"),
@@ -82,7 +82,7 @@ class RuleRow:
 
 def house_rules(options: Options) -> list[RuleRow]:
     current = options.to_json()
-    standard = Options().to_json()
+    standard = room_standard().to_json()
     words = value_words()
     return [
         RuleRow(
@@ -99,10 +99,11 @@ def house_rules(options: Options) -> list[RuleRow]:
 def rule_words() -> dict[str, Any]:
     """What the table's script needs to redraw the house-rules table from `room.options` on
     every state (static/js/views/rules.js), in the active language: the labels, the standard
-    values, and `value_words()`, which it reads as `describe` does."""
+    values a new room starts with (games/engine/options.py `room_standard`), and
+    `value_words()`, which it reads as `describe` does."""
     return {
         "labels": {key: str(label) for key, label in LABELS.items()},
-        "standard": Options().to_json(),
+        "standard": room_standard().to_json(),
         "house_rule": str(_("house rule")),
         "values": value_words(),
     }

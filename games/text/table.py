@@ -159,6 +159,11 @@ def ui_strings() -> dict[str, str]:
         "regame_owner_only": _("In this room only the room owner starts the next deal."),
         "end_match": _("End the match"),
         "match_over": _("Match over"),
+        "resigned": _("%(name)s resigned."),
+        "resign": _("Resign"),
+        "leave_confirm": _("A bot will play for you after %(n)s s; leave anyway?"),
+        "resign_confirm": _("Give this match up? It ends now, won by the other team, and "
+                            "counts as not finished by you."),
         "match_winner": _("%(team)s wins the match!"),
         "match_draw": _("The match is a draw."),
         "new_match": _("New match"),
@@ -183,7 +188,8 @@ def ui_strings() -> dict[str, str]:
         "key_help": _("show this help"),
         "key_esc": _("close a window"),
         "close": _("Close"),
-        "seconds_left": _("%(seconds)s s"),
+        # A plate's turn timer, in words (issue #24 item 5): "0:42 to play".
+        "turn_left": _("%(time)s to play"),
         # Feel (issue #14 item 6): the tab's title on your turn, the sounds, the trick on show.
         "title_your_turn": _("Your turn"),
         "sounds": _("Table sounds"),
@@ -208,9 +214,10 @@ def ui_strings() -> dict[str, str]:
                        "to the trick."),
         "help_buob_now": _("You may call BUOB now."),
         "help_narr_title": _("The Narr"),
+        # RULES.md §9: a debt arises only when the Narr's own team lost the trick.
         "help_narr": _("The Narr may be played at any time instead of following suit or "
-                       "trumping. In tricks 1 to 18 it goes back to its team, which then owes "
-                       "the winners one card: the Narr debt."),
+                       "trumping. In tricks 1 to 18 it goes back to its owner's team; if that "
+                       "team lost the trick, it owes the winners one card: the Narr debt."),
         "help_narr_now": _("You hold the Narr."),
     }
     # Why a card of the hand cannot be played: the view's `refusal` (issue #23 item 5).
@@ -229,6 +236,8 @@ def bot_strings() -> dict[str, str]:
     away notice's countdown to the stand-in and its label."""
     return {
         "bot_badge": _("bot"),
+        # A bot's badge on its plate, its level said once (issue #24 item 5): "bot · strong".
+        "bot_level_badge": _("bot · %(level)s"),
         # A bot's name at the table: the server sends its own name and level apart.
         "bot_name": _("%(name)s (bot, %(level)s)"),
         "seat_bot": _("Seat a bot"),

@@ -10,9 +10,10 @@ from collections.abc import Callable
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.cache import add_never_cache_headers
 from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
@@ -190,6 +191,25 @@ def invite(request: HttpRequest, code: str) -> HttpResponse:
         messages.success(request, _("%(name)s has been invited to this table.")
                          % {"name": friend.public_name})
     return redirect(room)
+
+
+@login_required
+@require_GET
+def invitable(request: HttpRequest, code: str) -> JsonResponse:
+    """The room drawer's "Invite a friend" list as it is now (issue #24 item 9): the page asks
+    again when its site socket says `friends` (a friend accepted, removed or blocked while the
+    drawer is open). The same list as the page's own (invitations.invitable_friends), to the
+    same people: a seated player of an open room; anyone else gets an empty list."""
+    room = get_object_or_404(Room, code=code.lower())
+    user = signed_in_user(request)
+    rows: list[dict[str, object]] = []
+    if room.is_open and room.seats.filter(user=user).exists():
+        found = invitations.invitable_friends(user, room)
+        here = online.online_ids(f.pk for f in found)
+        rows = [{"id": f.pk, "name": f.public_name, "online": f.pk in here} for f in found]
+    response = JsonResponse({"friends": rows})
+    add_never_cache_headers(response)
+    return response
 
 
 @login_required

@@ -23,7 +23,7 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET
 
 from games.engine import cards
-from games.engine.options import Options
+from games.engine.options import room_standard
 from games.models import FAQEntry
 from games.text.options import LABELS, describe
 
@@ -210,11 +210,11 @@ OPTION_EFFECTS: dict[str, tuple[Promise, tuple[tuple[Promise, Promise], ...]]] =
             "start.")),),
     ),
     "turn_seconds": (
-        _("No time limit: the table waits for each player."),
-        ((_("15 to 120 seconds"),
-          _("When a player's time runs out, the server plays for them: the legal card worth "
-            "the fewest points, or the next pass of the deal, or the two cheapest allowed "
-            "cards for the Scart.")),),
+        _("Each player has 60 seconds to act. When the time runs out, the server plays for "
+          "them: the legal card worth the fewest points, or the next pass of the deal, or the "
+          "two cheapest allowed cards for the Scart."),
+        ((_("15 to 120 seconds"), _("Less or more time for each player to act.")),
+         (_("off"), _("No time limit: the table waits for each player."))),
     ),
     "stand_in_seconds": (
         _("A player away for 60 seconds is played by a bot, labelled as standing in for them, "
@@ -234,7 +234,8 @@ OPTION_EFFECTS: dict[str, tuple[Promise, tuple[tuple[Promise, Promise], ...]]] =
 
 
 def option_comparisons() -> list[OptionComparison]:
-    standard = Options().to_json()
+    # What a new room starts with, as the create-room form and the room drawer say it.
+    standard = room_standard().to_json()
     rows = []
     for key, label in LABELS.items():
         standard_effect, variants = OPTION_EFFECTS[key]

@@ -105,7 +105,7 @@
 
 /**
  * A player; `bot` is a bot's level ("easy", "strong"), null or absent for a person.
- * @typedef {{ id: number, name: string, bot?: string | null }} Player
+ * @typedef {{ id: number, name: string, bot?: string | null, own_name?: string }} Player
  */
 
 /**
@@ -154,7 +154,8 @@
 
 /**
  * @typedef {{ id: number, number: number, status: "running" | "finished" | "abandoned",
- *   deals?: SheetDeal[] }} MatchInfo `deals` only between deals and once the match is over
+ *   deals?: SheetDeal[], resigned?: { seat: number, name: string } | null }} MatchInfo `deals`
+ *   only between deals and once the match is over; `resigned`: who gave the match up
  */
 
 /**
@@ -280,6 +281,7 @@
  * @property {{}} end_match
  * @property {{}} new_match
  * @property {{ match: number }} rematch
+ * @property {{}} resign
  * @property {{ team: TeamId, index?: number | null }} take_seat
  * @property {{}} leave_seat
  * @property {{ player: number, index: number }} move_player

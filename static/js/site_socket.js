@@ -1,9 +1,10 @@
 // @ts-check
 // The site socket (/ws/me/, docs/protocol.md "The site socket"), opened by every page of a
 // signed-in player: it keeps the player "online" for their friends (a ping every 25 s) and
-// shows the unread-notification count in the header as it changes; any other frame goes to
-// the page as a "troccas:site" event. Reconnects with backoff;
-// a refusal (signed out, too many tabs) is not retried.
+// shows the unread-notification count in the header as it changes; when the account's friends
+// change it tells the page (a "troccas:friends" event: the room's invite list reads them again,
+// invite_list.js); any other frame goes to the page as a "troccas:site" event (find.js).
+// Reconnects with backoff; a refusal (signed out, too many tabs) is not retried.
 
 const FATAL = new Set([4401, 4403, 4429]);
 const PING_MS = 25000;
@@ -44,6 +45,7 @@ function start() {
       let msg;
       try { msg = JSON.parse(e.data); } catch { return; }
       if (msg.type === "notices" && typeof msg.unread === "number") showUnread(msg.unread);
+      else if (msg.type === "friends") document.dispatchEvent(new CustomEvent("troccas:friends"));
       // Every other frame is a page's (Find a game's queue frames: static/js/find.js).
       else if (typeof msg.type === "string") {
         document.dispatchEvent(new CustomEvent("troccas:site", { detail: msg }));

@@ -13,6 +13,7 @@ import { rulesEditor } from "./views/dialogs.js";
 import { renderRules } from "./views/rules.js";
 import { createTalk } from "./talk.js";
 import { notices } from "./views/toasts.js";
+import { guardLeaving } from "./views/leave.js";
 
 /**
  * @import { CardId, CommandFields, CommandType, ServerMessage, StateMessage }
@@ -134,6 +135,7 @@ function start() {
     (options) => command("set_options", { options }));
 
   const table = new Table(root, { cfg, S, names, command, toast, announce, editRules });
+  guardLeaving(() => table.view, S);
   table.setBanner(S.connecting);
 
   // Re-apply the current view `n` times from scratch (every region rebuilt): the worst case
@@ -199,6 +201,10 @@ function start() {
         } else if (msg.code === "NEW_MATCH_ALREADY_ON") {
           // "Same four again" pressed together: the other press started the new match.
           toast(msg.message || msg.code, "info");
+        } else if ((msg.code === "MUST_FOLLOW_SUIT" || msg.code === "MUST_PLAY_TRUMP")
+          && table.view && table.view.legal_cards.includes("NARR")) {
+          // The sentence names the Narr only to a player who holds it (issue #24 item 14).
+          toast(`${msg.message || msg.code} ${S.refusal_narr}`);
         } else {
           toast(msg.message || msg.code);
         }

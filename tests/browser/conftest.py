@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.logs import ServerLog, check_server_log
 from tests.support.servers import uvicorn_server
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -22,12 +23,26 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
 
 
 @pytest.fixture(scope="package")
-def site_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def site_server_log(tmp_path_factory: pytest.TempPathFactory) -> ServerLog:
+    """The log of the package's server: every browser test fails on an error in it."""
+    return ServerLog(tmp_path_factory.mktemp("browser-server") / "uvicorn.log")
+
+
+@pytest.fixture(autouse=True)
+def _no_error_in_server_log(request: pytest.FixtureRequest) -> Iterator[None]:
+    if "site_server" not in request.fixturenames:
+        yield
+        return
+    yield from check_server_log(request, request.getfixturevalue("site_server_log"))
+
+
+@pytest.fixture(scope="package")
+def site_server(site_server_log: ServerLog) -> Iterator[str]:
     from django.conf import settings
 
     if settings.TROCCAS_MODE == "distributed":
         pytest.skip("browser tests run in the embedded test run only")
-    tmp = tmp_path_factory.mktemp("browser-server")
+    tmp = site_server_log.path.parent
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
     env.update(
         DJANGO_SETTINGS_MODULE="troccas_site.settings",
@@ -41,7 +56,7 @@ def site_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         done = subprocess.run([sys.executable, "manage.py", *command], cwd=ROOT, env=env,
                               capture_output=True, text=True, timeout=180)
         assert done.returncode == 0, done.stderr
-    with uvicorn_server(env, tmp / "uvicorn.log") as base:
+    with uvicorn_server(env, site_server_log.path) as base:
         yield base
 
 

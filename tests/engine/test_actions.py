@@ -128,7 +128,8 @@ def test_the_engine_actions_are_the_transcript_formats_and_the_engines() -> None
     assert optional == {("play_card", "call_buob"), ("play_card", "buob_suit"),
                         ("call_buob", "suit")}
     # rematch is a game command but the writer's, not the engine's (NEW_MATCH + START_ROUND).
-    assert set(ENGINE_TYPES) - SYSTEM_TYPES == GAME_TYPES - {"rematch"}
+    # resign too: the writer's, through the engine's `resign` rule (no transcript action).
+    assert set(ENGINE_TYPES) - SYSTEM_TYPES == GAME_TYPES - {"rematch", "resign"}
 
 
 def test_the_server_adds_the_seat_and_the_deck_never_the_client() -> None:

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils import translation
 
 from games.engine import PLAY
 from games.history.reliability import Record, finished_record
@@ -62,8 +63,18 @@ def test_finished_counts_matches_seen_to_the_end_in_ones_own_seat(
     assert records(four) == [Record(1, 2)] * 4
     # Anna goes away for good during a deal: a stand-in plays her cards to its end.
     one_deal_match(owner, players, {"stand_in_seconds": 30}, away=anna)
-    assert records(four) == [Record(2, 3), Record(1, 3), Record(2, 3), Record(2, 3)]
+    assert records(four) == [Record(2, 3), Record(1, 3, by_bot=1), Record(2, 3), Record(2, 3)]
     # The profile says it, in words.
     web = Client()
     web.force_login(anna)
-    assert "Finished 1 of 3 matches." in web.get(reverse("accounts:profile")).content.decode()
+    assert ("Finished 1 of 3 matches — 1 finished by a bot."
+            in web.get(reverse("accounts:profile")).content.decode())
+
+
+def test_the_sentence_names_resignations_and_stand_in_finishes() -> None:
+    assert Record(5, 7, resigned=1, by_bot=1).sentence == (
+        "Finished 5 of 7 matches — 1 resigned, 1 finished by a bot.")
+    assert Record(0, 1, resigned=1).sentence == "Finished 0 of 1 match — 1 resigned."
+    assert Record(2, 2).sentence == "Finished 2 of 2 matches."
+    with translation.override("de"):
+        assert Record(1, 2, resigned=1).sentence == "1 von 2 Partien beendet — 1 aufgegeben."

@@ -128,6 +128,10 @@ def test_match_page_of_a_finished_match(client: Client, finished: Match, owner):
     # No external resources: scripts, styles and images are our own static files.
     assert not re.search(r'<(script|img)[^>]* src="(https?:)?//', html)
     assert not re.search(r'<link rel="stylesheet" href="(https?:)?//', html)
+    # Seats are numbered 1 to 4, as the table numbers them (issue #24 item 14).
+    for n, team in ((1, "A"), (2, "B"), (3, "A"), (4, "B")):
+        assert f"Seat {n} (Team {team})" in html
+    assert "Seat 0 (" not in html
 
 
 def test_the_replay_draws_the_tables_cards_and_steps_by_trick_and_deal(

@@ -1,6 +1,7 @@
 """The live-table fixtures (tests/support/fixtures.py): a seated `table`, `seeded_decks`, a
-channel layer per test, the replay check of every match after each test, and `server_procs`
-(the server processes of a distributed-mode test)."""
+channel layer per test, the replay check of every match after each test, `server_procs`
+(the server processes of a distributed-mode test), and a failure for any ERROR record logged
+while a test ran (tests/support/logs.py, issue #24 item 12)."""
 
 from tests.support.fixtures import (  # noqa: F401 - fixtures are found by name
     _every_match_replays,
@@ -9,3 +10,4 @@ from tests.support.fixtures import (  # noqa: F401 - fixtures are found by name
     server_procs,
     table,
 )
+from tests.support.logs import _no_error_records  # noqa: F401 - autouse, found by name

@@ -50,6 +50,8 @@ MATRIX: dict[str, tuple[str, str, str | None, str | None]] = {
     # "Same four again" follows regame_by (owner here); its own cases are in
     # tests/services/test_commands_same_four.py.
     "rematch": ("ROUND_OVER", "NOT_SEATED", "NOT_ROOM_OWNER", None),
+    # Any seated player may give the running match up (accepted: None): test_resign.py.
+    "resign": ("PLAY", "NOT_SEATED", None, None),
     # Seats change only between matches, for everyone.
     "take_seat": ("DEALING", "MATCH_IN_PROGRESS", "MATCH_IN_PROGRESS", None),
     # In the lobby the player may leave (accepted: None); someone without a seat may not.

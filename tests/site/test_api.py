@@ -363,7 +363,8 @@ def test_the_create_room_form_offers_60_seconds(owner: Any) -> None:
     from games.forms import CreateRoomForm, HouseRulesForm
 
     assert CreateRoomForm().fields["turn_seconds"].initial == 60
-    assert HouseRulesForm().fields["turn_seconds"].initial == 0
+    # The drawer's form starts from the same standard (it is always bound to the room's rules).
+    assert HouseRulesForm().fields["turn_seconds"].initial == 60
     page = signed_in(owner).get("/en/rooms/new/")
     assert page.status_code == 200
     assert b'name="turn_seconds" value="60"' in page.content

@@ -230,3 +230,32 @@ def test_the_friends_page_lists_muted_players_and_unmutes_them(owner: Any,
     assert not TalkMute.objects.exists() and "Muted players" not in page
     page = web.post(reverse("games:unmute"), {"user": owner.pk}, follow=True).content.decode()
     assert "You cannot do that to yourself." in page
+
+
+def test_the_drawers_invite_list_is_read_again_by_the_seated_only(
+        owner: Any, players: list[Any], make_user: Any) -> None:
+    # Issue #24 item 9: the room page reads "Invite a friend" again when its site socket says
+    # the friends changed; the list is the page's own, to the same people.
+    anna, benedetg, curdin = players
+    room = services.create_room(anna, name="Stiva")  # seats its owner
+    url = reverse("games:invitable_friends", kwargs={"code": room.code})
+    client = Client()
+    client.force_login(anna)
+    assert client.get(url).json() == {"friends": []}
+    befriend(anna, curdin)
+    befriend(benedetg, anna)
+    body = client.get(url).json()
+    assert sorted(f["name"] for f in body["friends"]) == sorted(
+        [curdin.public_name, benedetg.public_name])
+    assert all(set(f) == {"id", "name", "online"} for f in body["friends"])
+    # Seated friends are not offered; a blocked one is gone with the friendship.
+    must(room.code, curdin, "take_seat", team="B")
+    blocks.block(anna, benedetg.pk)
+    assert client.get(url).json() == {"friends": []}
+    # Someone not seated there (a friend of Anna's included) learns nothing.
+    befriend(owner, anna)
+    outsider = Client()
+    outsider.force_login(owner)
+    assert outsider.get(url).json() == {"friends": []}
+    assert Client().get(url).status_code == 302  # signed out: to the log-in page
+    assert client.post(url).status_code == 405

@@ -303,3 +303,31 @@ def test_bock_prose_is_written_in_each_language(client: Client, language):
     local = visible_text(client.get(url_in(language, "games:rules_bock")).content.decode())
     assert "Bock deals still owed when the match ends are dropped" not in local
     assert "counts double" not in local
+
+
+@pytest.mark.parametrize("language", ALL)
+def test_the_turn_timer_standard_is_one_on_the_form_the_rules_page_and_the_drawer(
+        client: Client, language):
+    from games.forms import CreateRoomForm
+    from games.text.options import describe, rule_words
+    from games.views.rules import option_comparisons
+
+    page = client.get(url_in(language, "games:rules")).content.decode()
+    text = visible_text(page)
+    # Words, never the options' keys.
+    for key in LABELS:
+        assert key not in text, key
+    with translation.override(language):
+        sixty = describe("turn_seconds", 60)
+        form = CreateRoomForm()
+        assert form.fields["turn_seconds"].initial == 60
+        standard = f"{translation.gettext('Standard:')} {sixty}."
+        assert standard in str(form.fields["turn_seconds"].help_text)
+        assert rule_words()["standard"]["turn_seconds"] == 60
+        timer = next(o for o in option_comparisons() if o.key == "turn_seconds")
+        assert str(timer.standard.value) == sixty
+        no_limit = translation.gettext("No time limit: the table waits for each player.")
+        assert no_limit not in str(timer.standard.effect)  # only the "off" variant has no limit
+        section = page.split('<h3 id="option-turn_seconds-h">', 1)[1].split("</section>", 1)[0]
+        section = visible_text("<body>" + section)
+        assert sixty in section and no_limit in section

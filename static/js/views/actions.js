@@ -4,6 +4,7 @@
 
 import { fmt, h, patch } from "../dom.js";
 import { isSuit } from "../suits.js";
+import { resignButton } from "./resign.js";
 
 /**
  * @import { Table } from "../render.js"
@@ -18,7 +19,8 @@ export function renderActions(t) {
   const kingLegal = v.actions.play && v.trick && v.trick.cards.length === 3
     && v.legal_cards.some((c) => isSuit(c[0]) && c.endsWith("K"));
   const key = JSON.stringify([v.actions, suits, t.selected.size, [...t.selected],
-    t.buobMenu, kingLegal, t.attachBuob, v.phase, v.hand_counts[v.dealer]]);
+    t.buobMenu, kingLegal, t.attachBuob, v.phase, v.hand_counts[v.dealer], v.seat,
+    v.match && v.match.status]);
   patch(t.actions, key, () => {
     const out = [];
     if (v.actions.deal) {
@@ -54,6 +56,8 @@ export function renderActions(t) {
         onchange: (e) => { t.attachBuob = /** @type {HTMLInputElement} */ (e.target).checked; } }),
       " ", S.buob_with_card));
     }
+    const resign = resignButton(t);
+    if (resign) out.push(resign);
     return out;
   });
 }

@@ -65,14 +65,28 @@ function awayText(t, since, grace, name) {
 }
 
 /**
- * The away notice of a seat: a chip the table's timer keeps counting; null if not away.
+ * When a bot will stand in for seat `info` (Unix seconds), or null: not away, or no bot will.
  * @param {Table} t
  * @param {SeatInfo | null} info
  */
-export function awayChip(t, info) {
+export function standInDue(t, info) {
+  const since = awaySince(info);
+  const grace = standInGrace(t);
+  return since === null || grace === null || (info && info.stand_in) ? null : since + grace;
+}
+
+/**
+ * The away notice of a seat: a chip the table's timer keeps counting; null if not away.
+ * `countdown` false leaves out the stand-in's countdown: the plate shows the turn timer's,
+ * which acts first (one countdown per seat, issue #24 item 5).
+ * @param {Table} t
+ * @param {SeatInfo | null} info
+ * @param {boolean} [countdown]
+ */
+export function awayChip(t, info, countdown = true) {
   const since = awaySince(info);
   if (since === null || !info) return null;
-  const grace = standInGrace(t);
+  const grace = countdown ? standInGrace(t) : null;
   return h("span.chip.chip-away", {
     dataset: { awaySince: since, standIn: grace === null ? "" : grace, name: info.player.name },
     title: t.S.away,

@@ -20,13 +20,15 @@ export function nameBots(view, S) {
   for (const s of view.seats || []) {
     const level = s.player.bot;
     if (level) {
-      s.player.name = fmt(S.bot_name, { name: s.player.name, level: S[`level_${level}`] || level });
+      // The plate shows the bot's own name beside its badge, which says "bot · strong" once.
+      s.player.own_name = s.player.own_name || s.player.name;
+      s.player.name = fmt(S.bot_name, { name: s.player.own_name, level: S[`level_${level}`] || level });
     }
   }
 }
 
 /**
- * A bot's badge beside its name (its name says "bot" in words); null for a person. A bot
+ * A bot's badge beside its own name, "bot · strong" (issue #24 item 5); null for a person. A bot
  * standing in for an away player is named by that player's away notice ("bot for Mario").
  * @param {Table} t
  * @param {SeatInfo | null} info
@@ -34,6 +36,7 @@ export function nameBots(view, S) {
 export function botChip(t, info) {
   if (!info || !info.player.bot) return null;
   // A word, not a pictograph: a page without an emoji font would show an empty box.
-  return h("span.chip.chip-bot", { title: t.S.bot_badge, dataset: { bot: info.player.bot } },
-    t.S.bot_badge);
+  const level = t.S[`level_${info.player.bot}`] || info.player.bot;
+  const words = fmt(t.S.bot_level_badge, { level });
+  return h("span.chip.chip-bot", { title: words, dataset: { bot: info.player.bot } }, words);
 }

@@ -3,7 +3,7 @@
 // away clock, the number of cards in hand and a card back for the other players.
 
 import { fmt, h, patch } from "../dom.js";
-import { awayChip } from "./away.js";
+import { awayChip, standInDue } from "./away.js";
 import { botChip } from "./bots.js";
 import { POS, team } from "./scene.js";
 
@@ -22,9 +22,13 @@ export function renderSeat(t, s) {
   const tm = team(s);
   const turn = v.turn === s && ["DEALING", "SCART", "PLAY"].includes(v.phase);
   const isMe = v.seat === s;
-  const showTimer = turn && v.deadline && v.deadline_kind === "turn";
+  // One countdown per seat (issue #24 item 5): when the away player's grace period and the turn
+  // timer both run, the plate shows the one that acts first.
+  const timerRuns = Boolean(turn && v.deadline && v.deadline_kind === "turn");
+  const due = standInDue(t, info);
+  const showTimer = timerRuns && (due === null || /** @type {number} */ (v.deadline) <= due);
   const key = JSON.stringify([s, info, v.dealer, turn, v.hand_counts[s], isMe, showTimer,
-    v.seat, v.phase, v.scart_count]);
+    v.seat, v.phase, v.scart_count, due]);
   el.className = `seat pos-${t.pos(s)} team-${tm.toLowerCase()}${turn ? " turn" : ""}${isMe ? " me" : ""}`;
   patch(el, key, () => {
     const label = [t.name(s), t.teamName(tm), v.dealer === s ? S.dealer : "",
@@ -33,22 +37,25 @@ export function renderSeat(t, s) {
       dataset: { seat: s, standIn: info && info.stand_in ? "1" : "" } },
       h("span.tag", { "aria-hidden": "true" }, tm),
       h("span.plate-main", null,
-        // The badge before the name; the full name as a tooltip too, should a very long one
-        // still be cut short.
+        // The badge ("bot · strong") before the name, which wraps and is never cut short; a
+        // bot's own name here, its level said once by the badge.
         h("span.plate-name", null, info ? t.dot(info.connected) : null, botChip(t, info),
           h("span.nm", { title: info ? info.player.name : null },
-            info ? info.player.name : fmt(S.seat_n, { n: s + 1 }))),
+            info ? info.player.own_name || info.player.name : fmt(S.seat_n, { n: s + 1 }))),
         h("span.plate-sub", null,
           v.dealer === s ? h("span.chip.chip-dealer", { title: S.dealer }, S.dealer) : null,
-          info && info.is_owner ? h("span.chip.chip-owner", { title: S.owner }, "★") : null,
+          // The star is named in words for screen readers and as a tooltip (issue #24 item 14).
+          info && info.is_owner ? h("span.chip.chip-owner", { title: S.owner },
+            h("span", { "aria-hidden": "true" }, "★"),
+            h("span.visually-hidden", null, S.owner)) : null,
           v.dealer === s && v.scart_count && v.phase === "PLAY"
             ? h("span.chip.chip-scart", { title: S.scart_pile },
               h("span", { "aria-hidden": "true" }, "Scart"),
               h("span.visually-hidden", null, S.scart_pile)) : null,
           !isMe ? h("span.count", null, fmt(v.hand_counts[s] === 1 ? S.cards_count_one : S.cards_count, { n: v.hand_counts[s] })) : null,
           turn ? h("span.chip.chip-turn", null, S.on_turn) : null,
-          awayChip(t, info),
-          showTimer ? h("span.chip.chip-timer", { "data-countdown": "seconds_left" }) : null)),
+          awayChip(t, info, !showTimer),
+          showTimer ? h("span.chip.chip-timer", { "data-countdown": "turn_left" }) : null)),
       !isMe && v.hand_counts[s] > 0 ? h("span.mini-backs", { "aria-hidden": "true" },
         t.back({ label: "" })) : null);
   });

@@ -44,7 +44,9 @@ export function renderStatus(t) {
   } else if (v.phase === "ROUND_OVER" && v.review) {
     text = t.resultText(v.review.points);
   } else if (v.phase === "MATCH_OVER") {
-    text = S.match_over;
+    // "Match over · Anna resigned.": a match given up says by whom (issue #24).
+    const quitter = v.match?.resigned;
+    text = quitter ? `${S.match_over} · ${fmt(S.resigned, { name: quitter.name })}` : S.match_over;
   }
   if (v.seat === null) text = `${text} ${S.spectating}`.trim();
   // "Mario to play — away 0:45": never name an away player's turn without the away note.
@@ -94,7 +96,8 @@ export function tick(t) {
   if (!v || !v.deadline || nodes.length === 0) return;
   const left = Math.max(0, Math.ceil(v.deadline - Date.now() / 1000));
   for (const n of nodes) {
-    n.textContent = fmt(t.S[/** @type {string} */ (n.dataset.countdown)], { seconds: left });
+    n.textContent = fmt(t.S[/** @type {string} */ (n.dataset.countdown)],
+      { seconds: left, time: `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}` });
   }
   if (left > 0) t.tickTimer = setTimeout(() => tick(t), 250);
 }
