@@ -9,7 +9,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0008_round_wakeup_at'),
+        ('games', '0009_resign_and_pause'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

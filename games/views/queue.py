@@ -26,7 +26,7 @@ from games.views.api import ApiError, _json, _json_body, _require_user, endpoint
 
 # A room's address with this stand-in for its code: the page builds the table's address from
 # it when a `queue_table` frame names the room.
-_CODE = "ROOMCODE"
+_CODE = "room-code"
 
 
 def _view_json(view: matchmaking.QueueView | None) -> dict[str, Any]:

@@ -152,6 +152,7 @@ async def test_the_site_socket_handles_every_message_of_its_groups(players: list
         # auth.revoke of another session: this socket re-checks its own and stays.
         "auth.revoke": {"session": "not-this-one"},
         "notices.changed": {"frame": json.dumps({"type": "notices", "unread": 0})},
+        "site.frame": {"frame": json.dumps({"type": "queue_left", "reason": "left"})},
     }
     groups = {"user": broadcast.user_group_name(anna.pk),
               "notices": broadcast.notice_group_name(anna.pk)}
