@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 from django.test import Client
-from django.utils import translation
 from django.urls import reverse
+from django.utils import translation
 
 from games.models import MatchStatus, QueueEntry, QueueStatus, Room
 
