@@ -21,6 +21,7 @@ from games.models import (
     QueueEntry,
     QueueStatus,
     Room,
+    Seat,
     SitePresence,
     after_commit,
 )
@@ -313,3 +314,45 @@ def test_a_refused_join_sends_nothing(people: list[Any], frames: list[Any]) -> N
     frames.clear()
     _refused(ErrorCode.QUEUE_ALREADY_WAITING, lambda: matchmaking.join(people[0], {}, None))
     assert frames == []
+
+
+# --- races -------------------------------------------------------------------------------------
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.timeout(120)
+def test_formers_racing_in_threads_never_seat_anyone_twice(people: list[Any]) -> None:
+    """Eight people wait (their rows written as joins left them, before any forming); four
+    threads — four processes' requests or sweeps — form at once, each on its own database
+    connection. Two tables of four come out, and nobody sits at both (PostgreSQL's row locks in
+    the distributed run, SQLite's one writer in the embedded)."""
+    import threading
+
+    from django.db import connection
+
+    now = timezone.now()
+    for n, user in enumerate(people):
+        QueueEntry.objects.create(user=user, status=QueueStatus.WAITING, rules={},
+                                  bots_after=None, joined=now - timedelta(seconds=10 - n))
+    start = threading.Barrier(4)
+    formed: list[Any] = []
+    failures: list[BaseException] = []
+
+    def former() -> None:
+        try:
+            start.wait(timeout=30)
+            formed.extend(matchmaking.form_tables())
+        except BaseException as exc:  # reported below, not lost in the thread
+            failures.append(exc)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=former) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=90)
+    assert not failures, failures
+    assert len(formed) == 2
+    seated = [s.user_id for room in formed for s in Seat.objects.filter(room=room)]
+    assert sorted(seated) == sorted(p.pk for p in people)
+    assert set(QueueEntry.objects.values_list("status", flat=True)) == {QueueStatus.SEATED}
