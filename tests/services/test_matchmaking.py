@@ -335,13 +335,13 @@ def test_formers_racing_in_threads_never_seat_anyone_twice(people: list[Any]) ->
                                   bots_after=None, joined=now - timedelta(seconds=10 - n))
     start = threading.Barrier(4)
     formed: list[Any] = []
-    failures: list[BaseException] = []
+    failures: list[Exception] = []
 
     def former() -> None:
         try:
             start.wait(timeout=30)
             formed.extend(matchmaking.form_tables())
-        except BaseException as exc:  # reported below, not lost in the thread
+        except Exception as exc:  # noqa: BLE001 - reported below, not lost in the thread
             failures.append(exc)
         finally:
             connection.close()
