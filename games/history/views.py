@@ -145,6 +145,7 @@ def _row(match: Match, user: Any) -> dict[str, Any]:
         "result_label": label,
         "ours": totals[team],
         "theirs": totals[1 - team],
+        "team": team_of(team),
     }
 
 
