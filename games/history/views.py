@@ -31,6 +31,7 @@ from django.views.decorators.http import require_GET
 from games.engine import team_of
 from games.history import access
 from games.history import replay as history
+from games.history.rating import PROVISIONAL_MATCHES
 from games.models import (
     DebtStatus,
     Match,
@@ -145,6 +146,7 @@ def _row(match: Match, user: Any) -> dict[str, Any]:
         "result_label": label,
         "ours": totals[team],
         "theirs": totals[1 - team],
+        "team": team_of(team),
     }
 
 
@@ -305,12 +307,18 @@ def standings(request: HttpRequest) -> HttpResponse:
     else:
         qs = PairStats.objects.select_related("player_low", "player_high").filter(
             matches__gt=0)
-    page = Paginator(qs.order_by(SORTS[sort][0], "pk"), PAGE_SIZE).get_page(
-        request.GET.get("page"))
+    # Only lines with enough rated matches are ranked (issue #24 item 3); the others are listed
+    # apart, with how far they are, so a missing name is explained rather than a mystery.
+    page = Paginator(qs.filter(matches__gte=PROVISIONAL_MATCHES).order_by(SORTS[sort][0], "pk"),
+                     PAGE_SIZE).get_page(request.GET.get("page"))
+    not_ranked = list(qs.filter(matches__lt=PROVISIONAL_MATCHES).order_by("-matches", "pk")
+                      [:PAGE_SIZE])
     return render(request, "games/history/standings.html", {
         "kind": kind,
         "sort": sort,
         "columns": _columns(),
         "page": page,
+        "not_ranked": not_ranked,
+        "needed": PROVISIONAL_MATCHES,
         "offset": page.start_index() - 1 if page.paginator.count else 0,
     })

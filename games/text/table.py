@@ -149,7 +149,9 @@ def ui_strings() -> dict[str, str]:
         "score_multiplier": _("Bock multiplier"),
         "score_added": _("Added to the match"),
         "score_total": _("Match total"),
-        "score_win": _("%(team)s wins the deal %(a)s:%(b)s."),
+        # Both figures labelled, A first (issue #24 item 4; games/text/scores.py says the same).
+        "score_pair": _("A %(a)s : B %(b)s"),
+        "score_win": _("%(team)s wins the deal: %(score)s."),
         "score_tie": _("A 36:36 tie."),
         "bock_triggered": _("This deal starts a Bock round: the next four deals count "
                             "double."),

@@ -253,6 +253,27 @@ export class Replay {
   show(i) {
     this.index = i;
     this.render();
+    // The address names the step shown (issue #24 item 15: "#d2t7" = deal 2, trick 7), so a
+    // copied link opens the same moment; replaceState keeps the back button for pages.
+    const f = this.frames[i];
+    if (f) window.history.replaceState(null, "", `#d${f.deal}${f.trick ? `t${f.trick.number}` : ""}`);
+  }
+
+  /**
+   * The step a "#d<deal>t<trick>" address names: the step that completes that trick, or the
+   * deal's first step; -1 when the match has no such deal or trick.
+   * @param {string} hash
+   */
+  stepOf(hash) {
+    const m = /^#d(\d+)(?:t(\d+))?$/.exec(hash);
+    if (!m) return -1;
+    const deal = Number(m[1]);
+    if (m[2] === undefined) return this.dealStarts.find((s) => this.frames[s].deal === deal) ?? -1;
+    const trick = Number(m[2]);
+    const hits = this.frames.map((f, i) => (f.deal === deal && f.trick && f.trick.number === trick ? i : -1))
+      .filter((i) => i >= 0);
+    if (!hits.length) return -1;
+    return this.trickEnds.find((s) => hits.includes(s)) ?? hits[hits.length - 1];
   }
 
   /** @param {ReplayViewer} view */
@@ -397,6 +418,8 @@ async function start() {
     const replay = new Replay(root, data, labels, cards);
     /** @type {Window & { troccasReplay?: Replay }} */ (window).troccasReplay = replay;
     // "#v<version>" (the admin's link to a reported message): the step of that moment.
+    const step = replay.stepOf(window.location.hash);
+    if (step >= 0) { replay.index = step; replay.render(); }
     const wanted = /^#v(\d+)$/.exec(window.location.hash);
     if (wanted) {
       const v = Number(wanted[1]);

@@ -19,7 +19,7 @@ from django.test.utils import CaptureQueriesContext
 from accounts.models import User
 from games.engine import team_of
 from games.history import rating, standings
-from games.history.rating import Skill, rate_2v2
+from games.history.rating import PROVISIONAL_MATCHES, Skill, rate_2v2
 from games.models import Match, PairStats, PlayerRating, RatingHistory, Trick
 from tests import personas
 from tests.support.matches import play_match, url
@@ -190,11 +190,12 @@ def _ratings(n: int) -> None:
     users = User.objects.bulk_create([User(username=f"r{i}x{random.random():.8f}",
                                            display_name=f"Rated {i}") for i in range(n)])
     PlayerRating.objects.bulk_create([
-        PlayerRating(user=u, matches=i + 1, wins=i, mu=20 + i, sigma=8 - i * 0.1,
+        PlayerRating(user=u, matches=i + PROVISIONAL_MATCHES, wins=i, mu=20 + i, sigma=8 - i * 0.1,
                      rating=20 + i - 3 * (8 - i * 0.1), avg_points=30 + i % 7)
         for i, u in enumerate(users)])
     PairStats.objects.bulk_create([
-        PairStats(player_low=a, player_high=b, matches=3, wins=1, rating=float(i))
+        PairStats(player_low=a, player_high=b, matches=PROVISIONAL_MATCHES, wins=1,
+                  rating=float(i))
         for i, (a, b) in enumerate(zip(users[::2], users[1::2], strict=False))
         if a.pk < b.pk])
 
@@ -230,6 +231,23 @@ def test_standings_sorts_and_marks_provisional_ratings(client: Client, owner):
     assert page2.content.decode().count('class="provisional"') == 10  # still uncertain
     assert client.get(url("games:standings") + "?sort=nonsense").status_code == 200
     assert client.get(url("games:standings") + "?view=nonsense").status_code == 404
+
+
+def test_players_without_enough_rated_matches_are_listed_apart_with_the_reason(
+        client: Client, owner):
+    _ratings(2)
+    newcomer = User.objects.create(username="newcomer", display_name="Newcomer Nina")
+    PlayerRating.objects.create(user=newcomer, matches=3, wins=1, mu=30, sigma=4, rating=50)
+    client.force_login(owner)
+    for language, reason in (("en", "3 of 5 rated matches played"),
+                             ("de", "3 von 5 gewerteten Partien gespielt")):
+        response = client.get(url("games:standings", language=language))
+        ranked = [r.user.pk for r in response.context["page"].object_list]
+        assert newcomer.pk not in ranked and len(ranked) == 2  # even with the best rating
+        assert [r.user.pk for r in response.context["not_ranked"]] == [newcomer.pk]
+        html = response.content.decode()
+        assert 'id="not-ranked"' in html and reason in html
+        assert html.index("Newcomer Nina") > html.index('id="not-ranked"')
 
 
 def test_standings_needs_a_signed_in_player(client: Client):

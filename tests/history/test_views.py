@@ -124,7 +124,7 @@ def test_match_page_of_a_finished_match(client: Client, finished: Match, owner):
     assert '<svg class="score-chart"' in html
     assert html.count("<polyline") == 2
     for rnd in Round.objects.filter(match=finished):
-        assert f"{rnd.points_a} : {rnd.points_b}" in html
+        assert f"A {rnd.points_a} : B {rnd.points_b}" in html
     # No external resources: scripts, styles and images are our own static files.
     assert not re.search(r'<(script|img)[^>]* src="(https?:)?//', html)
     assert not re.search(r'<link rel="stylesheet" href="(https?:)?//', html)

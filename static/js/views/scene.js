@@ -200,7 +200,16 @@ export class Scene {
     const S = this.S;
     if (points.A === points.B) return S.score_tie;
     const w = points.A > points.B ? "A" : "B";
-    return fmt(S.score_win, { team: this.teamName(w), a: points.A, b: points.B });
+    return fmt(S.score_win, { team: this.teamName(w), score: this.scorePair(points) });
+  }
+
+  /**
+   * Both teams' figures labelled, A first ("A 16 : B 56"): the one way the table prints a
+   * score pair (issue #24 item 4; games/text/scores.py for the pages).
+   * @param {TeamNumbers} n
+   */
+  scorePair(n) {
+    return fmt(this.S.score_pair, { a: n.A, b: n.B });
   }
 }
 

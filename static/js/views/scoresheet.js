@@ -67,7 +67,7 @@ export function renderOverlay(t) {
       parts.unshift(h("div.match-over", null, h("h2", null, S.match_over),
         h("p.winner", null, v.winner === "draw" ? S.match_draw
           : fmt(S.match_winner, { team: t.teamName(v.winner) })),
-        h("p.final", null, `${t.teamName("A")} ${v.totals.A} : ${v.totals.B} ${t.teamName("B")}`)));
+        h("p.final", null, t.scorePair(v.totals))));
       const match = v.match;
       if (match && match.deals) parts.splice(1, 0, dealsTable(t, match.deals));
       if (match && match.status === "finished" && (v.seat !== null || v.room.visibility === "public")) {
