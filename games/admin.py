@@ -30,6 +30,7 @@ from games.models import (
     Notification,
     PairStats,
     PlayerRating,
+    QueueEntry,
     RatingHistory,
     Room,
     Round,
@@ -418,6 +419,17 @@ class SitePresenceAdmin(ReadOnlyAdmin):
     list_display = ("user", "channel_name", "last_seen")
     search_fields = ("user__username", "channel_name")
     list_select_related = ("user",)
+
+
+@admin.register(QueueEntry)
+class QueueEntryAdmin(ReadOnlyAdmin):
+    """Find a game's queue (issue #24 item 15): who waits, with which rules, and how each wait
+    ended. Read only: waits are joined, left and formed by games/services/matchmaking.py."""
+
+    list_display = ("user", "status", "joined", "bots_after", "away_since", "ended", "room")
+    list_filter = ("status", "joined")
+    search_fields = ("user__username", "user__display_name")
+    list_select_related = ("user", "room")
 
 
 # --- table talk (issue #17): its own admin module, registered with the site here ----------
