@@ -24,7 +24,8 @@ the previous bot's) to the announcement of the bot's move, both at the person's 
 p50/p95/max; the **budget** the bots ran at (from each runner process's figures, written by
 games/services/bots/budget.py to TROCCAS_BOT_STATS_DIR: decisions per budget, the mean, the
 budget at the step's end); accepted actions per second; errors; fallbacks (decisions that
-overran their budget and were replaced by the lowest-value legal action, from the logs); how
+overran their budget, raised or were illegal, and were replaced by the easy bot's choice: issue
+#24 item 13; counted from the logs); how
 many decisions ran in an ASGI process (must be 0 in the distributed mode); the 1-minute load
 average.
 
@@ -85,7 +86,7 @@ FLOOR_ADAPTIVE_MS = 20
 SHRINK_LINES = ("bots behind", "bots caught up")
 # games/services/bots/turns.py logs this when a decision raised, overran its budget (plus slack) or
 # was illegal, and the lowest-value legal action was played instead.
-FALLBACK_LINE = "lowest-value legal action instead"
+FALLBACK_LINE = "played the easy bot's choice instead"
 # static/js/net.js's PING_MS: a live tab's heartbeat.
 PING_SECONDS = 25.0
 

@@ -1,6 +1,7 @@
 """Bots: a seat's player that decides from that seat's view and events alone (issue #15).
 
     decide(view, events, level="strong", seed=s)  # one engine action for the view's seat
+    stand_in(view, events, seed=s)                 # the easy bot's choice, in under 1 ms
     fallback(view)                                 # the lowest-value legal action
 
 `view` is `games.engine.view(state, seat)` for the bot's seat and `events` the JSON events that
@@ -40,10 +41,18 @@ def decide(view: dict[str, Any], events: Sequence[dict[str, Any]], *, level: str
     raise ValueError(f"unknown bot level {level!r}; one of {', '.join(LEVELS)}")
 
 
+def stand_in(view: dict[str, Any], events: Sequence[dict[str, Any]], *, seed: int
+             ) -> dict[str, Any]:
+    """What a strong bot plays when it cannot decide in time (issue #24 item 13): the easy
+    bot's choice — rules of thumb, decided in well under a millisecond, so it always fits —
+    rather than the lowest-value card a beginner would throw."""
+    return easy.decide(view, events, seed)
+
+
 def fallback(view: Mapping[str, Any]) -> dict[str, Any]:
     """The lowest-value legal action: the cheapest legal card (as TURN_TIMEOUT plays it), the
     two cheapest allowed scart cards, the next pass, a regame."""
     return _fallback(view)
 
 
-__all__ = ["LEVELS", "NoAction", "decide", "fallback"]
+__all__ = ["LEVELS", "NoAction", "decide", "fallback", "stand_in"]

@@ -59,6 +59,7 @@ class BudgetGovernor:
         self._changed_at = clock()
         self._busy_at = float("-inf")  # the last time the lag was above LAG_LOW_MS
         self._changes = 0
+        self._fallbacks = 0
         self._lag_ms = 0.0
         self._lag_max_ms = 0.0
         self._queued = 0
@@ -133,6 +134,12 @@ class BudgetGovernor:
             self._spent_ms += spent_ms
         self._maybe_write()
 
+    def fell_back(self) -> None:
+        """A decision failed (overran, raised, illegal) and the easy bot's choice was played."""
+        with self._lock:
+            self._fallbacks += 1
+        self._maybe_write()
+
     def queue(self, delta: int) -> None:
         """A wake-up entered (+1) or left (-1) this process's queue (the embedded pool: a
         Celery worker's queue is the broker's, seen only as lag)."""
@@ -142,7 +149,7 @@ class BudgetGovernor:
 
     def figures(self) -> dict[str, Any]:
         """The current figures: effective and full budget, the last and largest lag, the
-        queue, how many decisions ran at each budget, level changes so far."""
+        queue, how many decisions ran at each budget, level changes and fallbacks so far."""
         with self._lock:
             full = self._full_ms()
             count = sum(self._decisions.values())
@@ -153,7 +160,7 @@ class BudgetGovernor:
                 "queued": self._queued, "queued_max": self._queued_max,
                 "decisions": count, "decisions_by_budget_ms": dict(self._decisions),
                 "decision_mean_ms": round(self._spent_ms / count, 1) if count else 0.0,
-                "level_changes": self._changes,
+                "level_changes": self._changes, "fallbacks": self._fallbacks,
             }
 
     def _maybe_write(self) -> None:

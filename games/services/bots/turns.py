@@ -5,7 +5,9 @@ broadcast. A wake-up (games/services/bots/wakeups.py: a Celery task, or the embe
 pool) carries (round, version) and does nothing if the table moved on. The bot sees only its
 seat's view and the events of the deal that seat may see (`games.bots`, the decision). A bot
 never stalls a table: a decision that raises, overruns its budget or is illegal is replaced by
-the lowest-value legal action, and the failure is logged without a card in it.
+the easy bot's choice (it decides in under a millisecond: a strong bot out of time plays like
+the easy bot, not like a beginner; issue #24 item 13), or by the lowest-value legal action if
+that fails too; each fallback is counted (bot_budget.governor) and logged without a card in it.
 """
 
 from __future__ import annotations
@@ -122,20 +124,43 @@ def _decide_with_deadline(v: dict[str, Any], events: list[dict[str, Any]], level
 
 def choose(v: dict[str, Any], events: list[dict[str, Any]], *, level: str, seed: int,
            budget: float, where: str) -> dict[str, Any]:
-    """The bot's action, or `fallback`'s when the decision raised, overran or is illegal."""
+    """The bot's action; when the decision raised, overran its budget or is illegal, the easy
+    bot's choice instead (`_stand_in`)."""
     action, error, overran = _decide_with_deadline(v, events, level, seed, budget)
     if error is not None:
-        log.error("bot %s: %s raised at %s; played the lowest-value legal action instead",
-                  where, type(error).__name__, _where(error))
-        return bots.fallback(v)
+        log.error("bot %s: %s raised at %s; %s", where, type(error).__name__, _where(error),
+                  FALLBACK_NOTE)
+        return _stand_in(v, events, seed, where)
     if overran:
-        log.warning("bot %s: no decision within its %.0f ms budget; played the lowest-value "
-                    "legal action instead", where, budget)
+        log.warning("bot %s: no decision within its %.0f ms budget; %s", where, budget,
+                    FALLBACK_NOTE)
+        return _stand_in(v, events, seed, where)
+    if not _is_legal(action, v):
+        log.error("bot %s: chose an action its view does not offer (type %r); %s", where,
+                  action.get("type") if isinstance(action, dict) else type(action).__name__,
+                  FALLBACK_NOTE)
+        return _stand_in(v, events, seed, where)
+    return action
+
+
+# The words every fallback's log line ends with (bench/bot_capacity.py counts them).
+FALLBACK_NOTE = "played the easy bot's choice instead"
+
+
+def _stand_in(v: dict[str, Any], events: list[dict[str, Any]], seed: int, where: str
+              ) -> dict[str, Any]:
+    """The easy bot's choice for a decision that failed (counted in the budget's figures); the
+    lowest-value legal action only if the easy bot fails as well, so a table never stalls."""
+    bot_budget.governor.fell_back()
+    try:
+        action = bots.stand_in(v, events, seed=seed)
+    except Exception as exc:  # noqa: BLE001 - logged; the last resort below always exists
+        log.error("bot %s: the easy bot's choice raised too (%s); played the lowest-value "
+                  "legal action", where, type(exc).__name__)
         return bots.fallback(v)
     if not _is_legal(action, v):
-        log.error("bot %s: chose an action its view does not offer (type %r); played the "
-                  "lowest-value legal action instead", where,
-                  action.get("type") if isinstance(action, dict) else type(action).__name__)
+        log.error("bot %s: the easy bot's choice is not legal here; played the lowest-value "
+                  "legal action", where)
         return bots.fallback(v)
     return action
 

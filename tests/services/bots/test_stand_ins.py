@@ -1,7 +1,7 @@
 """Bots at the table (issue #15 items 3-5): the owner seats and removes bots through lobby
 commands, a person takes a bot's seat back, Play now opens a practice table, a stand-in plays
 for an away player only after the grace period and hands the seat back, matches with bots
-change no rating, and a bot that fails is replaced by the lowest-value legal action.
+change no rating, and a bot that fails is replaced by the easy bot's choice (issue #24 item 13).
 
 The bots are woken by the test itself here (tests/support/bots.py), so every step is
 deterministic; the workers that wake them in production are tested in test_bots_workers.py.
@@ -19,10 +19,12 @@ from django.contrib.auth import authenticate
 
 from accounts.bots import bot_account
 from games import bots, services
+from games.bots import easy
 from games.engine import DEALING, MATCH_OVER, PLAY, legal_actions
 from games.live import bot_pool
 from games.live.protocol import ProtocolError, parse
 from games.models import PlayerRating, RatingHistory, RoundAction, Seat
+from games.services.bots import budget as bot_budget
 from tests import personas
 from tests.support import bots as helpers
 from tests.support import tables
@@ -333,7 +335,26 @@ def _last_card(code: str) -> str:
     return row.payload["card"]
 
 
-def test_a_bot_that_raises_is_replaced_by_the_lowest_value_action_and_logged(
+def _spy_stand_in(monkeypatch: pytest.MonkeyPatch) -> list[tuple[dict[str, Any], Any]]:
+    """Record what the easy bot chose for a failed decision: (its action, its inputs)."""
+    chosen: list[tuple[dict[str, Any], Any]] = []
+    real = bots.stand_in
+
+    def spy(view: dict[str, Any], events: Any, *, seed: int) -> dict[str, Any]:
+        action = real(view, events, seed=seed)
+        chosen.append((action, (view, list(events), seed)))
+        return action
+
+    monkeypatch.setattr(bots, "stand_in", spy)
+    return chosen
+
+
+def _is_easy_choice(chosen: tuple[dict[str, Any], Any]) -> bool:
+    action, (view, events, seed) = chosen
+    return action == easy.decide(view, events, seed)
+
+
+def test_a_bot_that_raises_is_replaced_by_the_easy_bots_choice_and_logged(
         owner: Any, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
     code = _bot_on_turn(owner)
     turn = helpers.bot_to_act(code)
@@ -344,16 +365,19 @@ def test_a_bot_that_raises_is_replaced_by_the_lowest_value_action_and_logged(
         raise KeyError(view["hand"][0])  # a message that names a hidden card
 
     monkeypatch.setattr(bots, "decide", broken)
-    expected = _lowest_for(code, 1)
+    chosen = _spy_stand_in(monkeypatch)
+    before = bot_budget.governor.figures()["fallbacks"]
     with caplog.at_level(logging.ERROR, logger="games.services.bots.turns"):
         assert helpers.wake(code)
-    assert _last_card(code) == expected
+    assert len(chosen) == 1 and _is_easy_choice(chosen[0])
+    assert _last_card(code) == chosen[0][0]["card"]
+    assert bot_budget.governor.figures()["fallbacks"] == before + 1
     text = caplog.text
-    assert "KeyError" in text and "lowest-value legal action" in text
+    assert "KeyError" in text and "easy bot's choice" in text
     assert not any(card in text.split() or f"'{card}'" in text for card in hand), text
 
 
-def test_a_bot_that_overruns_or_plays_illegally_is_replaced(
+def test_a_strong_bot_out_of_time_plays_the_easy_bots_choice_not_the_lowest_card(
         owner: Any, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture,
         settings: Any) -> None:
     code = _bot_on_turn(owner)
@@ -364,10 +388,13 @@ def test_a_bot_that_overruns_or_plays_illegally_is_replaced(
         return {"type": "play_card", "seat": view["seat"], "card": view["legal_cards"][-1]}
 
     monkeypatch.setattr(bots, "decide", slow)
-    expected = _lowest_for(code, 1)
+    chosen = _spy_stand_in(monkeypatch)
+    before = bot_budget.governor.figures()["fallbacks"]
     with caplog.at_level(logging.WARNING, logger="games.services.bots.turns"):
         assert helpers.wake(code)
-    assert _last_card(code) == expected and "budget" in caplog.text
+    assert len(chosen) == 1 and _is_easy_choice(chosen[0])
+    assert _last_card(code) == chosen[0][0]["card"] and "budget" in caplog.text
+    assert bot_budget.governor.figures()["fallbacks"] == before + 1
 
     def illegal(view: dict[str, Any], events: Any, **_: Any) -> dict[str, Any]:
         held = [c for c in view["hand"] if c not in view["legal_cards"]]
@@ -377,11 +404,26 @@ def test_a_bot_that_overruns_or_plays_illegally_is_replaced(
     monkeypatch.setattr(bots, "decide", illegal)
     turn = helpers.bot_to_act(code)
     assert turn is not None
-    expected = _lowest_for(code, turn.seat)
     caplog.clear()
+    chosen.clear()
     with caplog.at_level(logging.ERROR, logger="games.services.bots.turns"):
         assert helpers.wake(code)
-    assert _last_card(code) == expected and "does not offer" in caplog.text
+    assert len(chosen) == 1 and _is_easy_choice(chosen[0])
+    assert _last_card(code) == chosen[0][0]["card"] and "does not offer" in caplog.text
+
+
+def test_when_the_easy_bot_fails_too_the_lowest_value_card_is_played(
+        owner: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    code = _bot_on_turn(owner)
+
+    def broken(view: dict[str, Any], events: Any, **_: Any) -> dict[str, Any]:
+        raise RuntimeError("no decision")
+
+    monkeypatch.setattr(bots, "decide", broken)
+    monkeypatch.setattr(bots, "stand_in", broken)
+    expected = _lowest_for(code, 1)
+    assert helpers.wake(code)
+    assert _last_card(code) == expected
 
 
 def test_the_bot_sees_its_seat_alone_and_a_seed_from_the_deal(
