@@ -231,6 +231,9 @@ def _replay_labels() -> dict[str, Any]:
         "cards": ngettext("%(n)s card", "%(n)s cards", 2), "team": _("Team"), "bock": _("Bock ×2"),
         "narr_debt": _("Narr debt"), "won_by": _("won by"), "buob": _("BUOB"),
         "step": _("Step"), "error": _("The replay could not be loaded."),
+        # The copy button of "share a moment" (issue #24 item 15).
+        "copied": _("Link copied: it opens this deal and trick."),
+        "copy_by_hand": _("Copy this link by hand:"),
         # The BUOB call and its exchange in the table's own words (games/text/table.py).
         "buob_called": _("%(caller)s called BUOB on %(suit)s: %(target)s (%(mode)s)."),
         "buob_exchange": _("BUOB exchange: %(card)s went back to %(name)s, %(jack)s came in."),

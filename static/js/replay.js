@@ -86,7 +86,7 @@ import { fmt, h } from "./dom.js";
  * @typedef {{ phase: Record<string, string>, action: Record<string, string>, deal: string,
  *   dealer: string, trick: string, scart: string, reveal: string, tricks_won: string,
  *   totals: string, points: string, cards_one: string, cards: string, team: string, bock: string,
- *   narr_debt: string, won_by: string, buob: string, step: string, error: string,
+ *   narr_debt: string, won_by: string, buob: string, step: string, error: string, copied: string, copy_by_hand: string,
  *   buob_called: string, buob_exchange: string, buob_jack_in: string,
  *   mode: Record<BuobMode, string>, suit: Record<Suit, string>, face_down: string,
  *   debt_status: Record<string, string>, talk?: string }} ReplayLabels
@@ -401,6 +401,38 @@ export class Replay {
   }
 }
 
+/**
+ * The copy button of "share a moment" (issue #24 item 15): the page's address names the step
+ * shown (#d2t7), so copying it shares that moment. Where the clipboard is refused, the link is
+ * shown selected for copying by hand.
+ * @param {HTMLElement} root
+ * @param {ReplayLabels} labels
+ */
+function share(root, labels) {
+  const button = root.querySelector("[data-copy-link]");
+  const note = root.querySelector(".replay-copied");
+  const field = root.querySelector(".replay-link");
+  if (!(button instanceof HTMLButtonElement) || !(note instanceof HTMLElement)
+      || !(field instanceof HTMLInputElement)) return;
+  /** @type {number | undefined} */
+  let timer;
+  button.addEventListener("click", async () => {
+    const link = window.location.href;
+    clearTimeout(timer);
+    try {
+      await navigator.clipboard.writeText(link);
+      field.hidden = true;
+      note.textContent = labels.copied;
+      timer = window.setTimeout(() => { note.textContent = ""; }, 4000);
+    } catch {
+      note.textContent = labels.copy_by_hand;
+      field.value = link;
+      field.hidden = false;
+      field.select();
+    }
+  });
+}
+
 async function start() {
   const root = document.getElementById("replay");
   if (!root) return;
@@ -416,6 +448,7 @@ async function start() {
     /** @type {ReplayData} */
     const data = await response.json();
     const replay = new Replay(root, data, labels, cards);
+    share(root, labels);
     /** @type {Window & { troccasReplay?: Replay }} */ (window).troccasReplay = replay;
     // "#v<version>" (the admin's link to a reported message): the step of that moment.
     const step = replay.stepOf(window.location.hash);

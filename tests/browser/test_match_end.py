@@ -75,6 +75,13 @@ def check_replay(page: Any, language: str, called: bool, artifacts: Path, size: 
     page.keyboard.press("ArrowDown")  # to the end of the first trick
     first_end = page.evaluate(f"{replay}.trickEnds[0]")
     assert page.evaluate(f"{replay}.index") == first_end
+    # Share a moment (issue #24 item 15): the address names the step, the button copies it.
+    assert page.evaluate("location.hash") == "#d1t1"
+    page.click("[data-copy-link]")
+    page.wait_for_function("document.querySelector('.replay-copied').textContent !== ''")
+    copied = page.locator(".replay-link")
+    if copied.is_visible():  # the clipboard refused: the link is there to copy by hand
+        assert copied.input_value().endswith("#d1t1")
     assert page.locator(".replay-trick .card[data-card]").count() == 4
     page.click("[data-go=next-trick]")
     assert page.evaluate(f"{replay}.index") == page.evaluate(f"{replay}.trickEnds[1]")
@@ -104,6 +111,11 @@ def check_replay(page: Any, language: str, called: bool, artifacts: Path, size: 
     assert page.locator(".replay-seat.seat-0 .hand .card--back").count() == 1
     assert page.locator(".replay-seat.seat-0 .hand .card[data-card]").count() == 0
     shot(page, artifacts, f"match-end-replay-{size}-{language}")
+    # A shared address opens that moment: deal 1, trick 2.
+    page.evaluate("history.replaceState(null, '', '#d1t2')")
+    page.reload()
+    page.wait_for_function(f"!!{replay}")
+    assert page.evaluate(f"{replay}.index") == page.evaluate(f"{replay}.trickEnds[1]")
 
 
 def test_the_sheet_the_replay_and_same_four_again(browser: Any, site_server: str,
