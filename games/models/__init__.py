@@ -40,6 +40,7 @@ from games.models.table import (
 from games.models.talk import (
     BlockedWord,
     QuickPhrase,
+    ReportReason,
     TalkAudience,
     TalkMessage,
     TalkMute,
@@ -53,5 +54,6 @@ __all__ = [
     "FriendRequest", "Friendship", "Match", "MatchStatus", "NarrDebt", "NoticeKind",
     "Notification", "PairStats", "Phase", "PlayerRating", "QuickPhrase", "RatingHistory", "Room",
     "Round", "RoundAction", "Seat", "SitePresence", "TalkAudience", "TalkMessage", "TalkMute",
-    "TalkReport", "TalkSuspension", "Team", "Trick", "Visibility", "Winner", "new_invite_code",
+    "ReportReason", "TalkReport", "TalkSuspension", "Team", "Trick", "Visibility", "Winner",
+    "new_invite_code",
 ]
