@@ -231,6 +231,12 @@ async def test_a_report_reaches_staff_who_hide_it_live_and_suspend_the_speaker(
         for reason in ("boring", "", "ABUSE"):
             refused = await send(seats[2], "report", message=bad["id"], reason=reason)
             assert refused["code"] == "REPORT_REASON_UNKNOWN", reason
+        too_long = await send(seats[2], "report", message=bad["id"], reason="abuse",
+                              note="x" * 301)
+        assert too_long["code"] == "TALK_TOO_LONG"
+        hidden = await send(seats[2], "report", message=bad["id"], reason="abuse",
+                            note="look \u202e here")
+        assert hidden["code"] == "INVALID_FIELD"
         assert not await sync_to_async(TalkReport.objects.exists)()
         assert (await send(seats[2], "report", message=bad["id"], reason="abuse",
                            note="  not the first time  "))["type"] == "talk_ack"
