@@ -261,7 +261,8 @@ class RoundAdmin(ReadOnlyAdmin):
             format_html_join(
                 "",
                 "<tr><th>{}</th><td>{}</td></tr>",
-                ((_("seat %(index)d") % {"index": i}, " ".join(map(str, hand or [])))
+                # Seats numbered 1 to 4, as every page and the table number them.
+                ((_("seat %(index)d") % {"index": i + 1}, " ".join(map(str, hand or [])))
                  for i, hand in enumerate(hands)),
             ),
         )

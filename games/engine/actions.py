@@ -234,7 +234,11 @@ _SPECS: tuple[ActionSpec, ...] = (
         Field("phrase", FieldType.PHRASE, required=False)),
     _of(Kind.TALK, "mute", Sender.ANYONE, Field("player", FieldType.ID),
         Field("muted", FieldType.BOOL)),
-    _of(Kind.TALK, "report", Sender.ANYONE, Field("message", FieldType.ID)),
+    # A report names its reason (games/models/talk.py ReportReason; an unknown one is talk's
+    # to refuse, REPORT_REASON_UNKNOWN) and may add a note (issue #24 item 14).
+    _of(Kind.TALK, "report", Sender.ANYONE, Field("message", FieldType.ID),
+        Field("reason", FieldType.TEXT),
+        Field("note", FieldType.TEXT, required=False)),
 )
 
 ACTIONS: Final[Mapping[str, ActionSpec]] = {spec.type: spec for spec in _SPECS}

@@ -76,6 +76,8 @@ class ErrorCode(StrEnum):
     TALK_SUSPENDED = "TALK_SUSPENDED"
     UNKNOWN_PHRASE = "UNKNOWN_PHRASE"
     TALK_MESSAGE_NOT_FOUND = "TALK_MESSAGE_NOT_FOUND"
+    # A report whose reason the list does not hold (issue #24 item 14).
+    REPORT_REASON_UNKNOWN = "REPORT_REASON_UNKNOWN"
     # Websocket protocol (docs/protocol.md §4; ProtocolError) and the consumer.
     MALFORMED_MESSAGE = "MALFORMED_MESSAGE"
     MESSAGE_TOO_LARGE = "MESSAGE_TOO_LARGE"

@@ -99,7 +99,8 @@ def _mute(user: Any, fields: dict[str, Any]) -> int:
 
 
 def _report(code: str, user: Any, seat: int | None, fields: dict[str, Any]) -> int:
-    return moderation.report(user, code, fields["message"], seat).pk
+    return moderation.report(user, code, fields["message"], seat,
+                             reason=fields["reason"], note=fields.get("note")).pk
 
 
 def _history(code: str, seat: int | None, user_id: int, language: str) -> dict[str, Any]:

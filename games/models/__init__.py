@@ -41,6 +41,7 @@ from games.models.table import (
 from games.models.talk import (
     BlockedWord,
     QuickPhrase,
+    ReportReason,
     TalkAudience,
     TalkMessage,
     TalkMute,
@@ -55,5 +56,6 @@ __all__ = [
     "Notification", "PairStats", "Phase", "PlayerRating", "QueueEntry", "QueueStatus",
     "QuickPhrase", "RatingHistory", "Room",
     "Round", "RoundAction", "Seat", "SitePresence", "TalkAudience", "TalkMessage", "TalkMute",
-    "TalkReport", "TalkSuspension", "Team", "Trick", "Visibility", "Winner", "new_invite_code",
+    "ReportReason", "TalkReport", "TalkSuspension", "Team", "Trick", "Visibility", "Winner",
+    "new_invite_code",
 ]

@@ -116,6 +116,18 @@ class TalkMute(models.Model):
         return f"{self.user} ⊘ {self.muted}"
 
 
+# The longest note a reporter may add to the reason they chose (games/talk/moderation.py).
+MAX_REPORT_NOTE = 300
+
+
+class ReportReason(models.TextChoices):
+    # Why a message is reported (issue #24 item 14): staff sort the reports by it.
+    ABUSE = "abuse", _("insults or harassment")
+    SPAM = "spam", _("spam or advertising")
+    CHEATING = "cheating", _("telling the cards or the plan")
+    OTHER = "other", _("something else")
+
+
 class TalkReport(models.Model):
     message = models.ForeignKey(TalkMessage, verbose_name=_("message"),
                                 on_delete=models.CASCADE, related_name="reports")
@@ -123,6 +135,10 @@ class TalkReport(models.Model):
                                  on_delete=models.CASCADE, related_name="+")
     created = models.DateTimeField(_("reported"), default=timezone.now, db_index=True)
     resolved = models.BooleanField(_("resolved"), default=False, db_index=True)
+    # Reports made before reasons were asked for are "something else".
+    reason = models.CharField(_("reason"), max_length=16, choices=ReportReason.choices,
+                              default=ReportReason.OTHER)
+    note = models.CharField(_("note"), max_length=MAX_REPORT_NOTE, blank=True, default="")
 
     class Meta:
         verbose_name = _("talk report")

@@ -116,14 +116,14 @@ class TalkMessageAdmin(_Moderate, admin.ModelAdmin[TalkMessage]):
 
 @admin.register(TalkReport)
 class TalkReportAdmin(_Moderate, admin.ModelAdmin[TalkReport]):
-    list_display = ("pk", "reported_text", "author", "reporter", "created", "resolved",
-                    "replay")
-    list_filter = ("resolved", "created")
+    list_display = ("pk", "reported_text", "reason", "author", "reporter", "created",
+                    "resolved", "replay")
+    list_filter = ("resolved", "reason", "created")
     list_select_related = ("message__author", "message__phrase", "message__room", "reporter")
     readonly_fields = ("message", "reporter", "created", "reported_text", "author", "replay",
-                       "context")
-    fields = ("reported_text", "author", "reporter", "created", "replay", "context",
-              "resolved")
+                       "context", "reason", "note")
+    fields = ("reported_text", "reason", "note", "author", "reporter", "created", "replay",
+              "context", "resolved")
     actions = ["hide_reported", "suspend_day", "mark_resolved"]
 
     def has_add_permission(self, request: HttpRequest) -> bool:

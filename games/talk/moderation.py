@@ -9,7 +9,9 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from games.models import TalkMessage, TalkMute, TalkReport, TalkSuspension
+from accounts.validators import is_plain_text
+from games.models import ReportReason, TalkMessage, TalkMute, TalkReport, TalkSuspension
+from games.models.talk import MAX_REPORT_NOTE
 from games.talk import hooks
 from games.talk.errors import TalkError
 from games.talk.frames import audiences_for
@@ -38,9 +40,18 @@ def muted_by(user: Any) -> list[Any]:
                                     .values("muted_id")).order_by("display_name", "username"))
 
 
-def report(user: Any, code: str, message_id: int, seat: int | None) -> TalkReport:
-    """`user` reports a message they could read at table `code`; a second report of the same
-    message by the same user is the same report."""
+def report(user: Any, code: str, message_id: int, seat: int | None, *,
+           reason: str, note: str | None = None) -> TalkReport:
+    """`user` reports a message they could read at table `code`, for one of the listed
+    reasons, with an optional note; a second report of the same message by the same user is
+    the same report (its first reason kept)."""
+    if reason not in ReportReason.values:
+        raise TalkError("REPORT_REASON_UNKNOWN")
+    note = (note or "").strip()
+    if len(note) > MAX_REPORT_NOTE:
+        raise TalkError("TALK_TOO_LONG")
+    if note and not is_plain_text(note):
+        raise TalkError("INVALID_FIELD")
     message = (TalkMessage.objects
                .filter(pk=message_id, room__code=code, hidden__isnull=True,
                        audience__in=audiences_for(seat)).first())
@@ -50,7 +61,8 @@ def report(user: Any, code: str, message_id: int, seat: int | None) -> TalkRepor
         raise TalkError("CANNOT_TARGET_SELF")
     try:
         with transaction.atomic():
-            return TalkReport.objects.create(message=message, reporter_id=user.pk)
+            return TalkReport.objects.create(message=message, reporter_id=user.pk,
+                                             reason=reason, note=note)
     except IntegrityError:
         return TalkReport.objects.get(message=message, reporter_id=user.pk)
 

@@ -10,8 +10,8 @@ from django.utils.translation import gettext as _
 
 # The limit and the palette are the talk rows' (games/models/talk.py): text and talk are
 # neighbours in the layers and never import each other.
-from games.models import QuickPhrase
-from games.models.talk import MAX_CHARS
+from games.models import QuickPhrase, ReportReason
+from games.models.talk import MAX_CHARS, MAX_REPORT_NOTE
 
 
 def talk_words() -> dict[str, Any]:
@@ -31,6 +31,13 @@ def talk_words() -> dict[str, Any]:
         "unmute": _("Unmute %(name)s"),
         "report": _("Report this message by %(name)s"),
         "reported": _("Reported: thank you, staff will look at it."),
+        # A report asks why (issue #24 item 14): one of the reasons, and a note if they like.
+        "report_title": _("Why do you report this message by %(name)s?"),
+        "report_reasons": [{"key": key, "text": str(label)} for key, label in ReportReason.choices],
+        "report_note": _("Anything to add (optional)"),
+        "report_send": _("Report"),
+        "report_cancel": _("Cancel"),
+        "report_max": MAX_REPORT_NOTE,
         "empty": _("Nothing said yet."),
         "public_note": _("Everything said here is read by the whole table and the spectators."),
         "spectator_note": _("Only spectators read this chat; the players never see it."),

@@ -28,6 +28,9 @@ import { fmt, h, uuid } from "./dom.js";
  * @property {string} placeholder @property {string} spectator_placeholder
  * @property {string} send @property {string} phrases @property {string} mute
  * @property {string} unmute @property {string} report @property {string} reported
+ * @property {string} report_title @property {string} report_note @property {string} report_send
+ * @property {string} report_cancel @property {number} report_max
+ * @property {{ key: string, text: string }[]} report_reasons
  * @property {string} empty @property {string} public_note @property {string} spectator_note
  * @property {string} silent @property {string} phrases_only
  * @property {number} max
@@ -194,15 +197,64 @@ export function createTalk({ words, me, send, toast }) {
       "⊘"),
       h("button.talk-report", { type: "button", disabled: reported.has(m.id),
         "aria-label": fmt(words.report, { name: m.name }), title: fmt(words.report, { name: m.name }),
+        "aria-expanded": "false",
         onclick: (e) => {
-          reported.add(m.id);
-          /** @type {HTMLButtonElement} */ (e.currentTarget).disabled = true;
-          send({ type: "report", action_id: uuid(), message: m.id });
-          toast(words.reported, "info");
+          const button = /** @type {HTMLButtonElement} */ (e.currentTarget);
+          const line = /** @type {HTMLElement} */ (button.closest(".talk-line"));
+          const open = line.querySelector(".talk-report-form");
+          if (open) {
+            open.remove();
+            button.setAttribute("aria-expanded", "false");
+          } else {
+            line.append(reportForm(m, button));
+            button.setAttribute("aria-expanded", "true");
+          }
         } }, "⚑"));
     return h("li.talk-line", { dataset: { id: m.id, author: m.author } },
       h("span.talk-name", null, m.name), " ",
       h("span.talk-text", null, ...textNodes(m.text, m.links)), actions);
+  }
+
+  /**
+   * A report asks why (issue #24 item 14): one of the listed reasons (required) and an
+   * optional note; sent, the message's ⚑ stays disabled.
+   * @param {TalkLine} m
+   * @param {HTMLButtonElement} button
+   */
+  function reportForm(m, button) {
+    const group = `talk-reason-${m.id}`;
+    const form = h("form.talk-report-form", {
+      onsubmit: (/** @type {SubmitEvent} */ e) => {
+        e.preventDefault();
+        const data = new FormData(/** @type {HTMLFormElement} */ (e.currentTarget));
+        const reason = String(data.get("reason") || "");
+        const note = String(data.get("note") || "").trim();
+        if (!reason) return;
+        if (send({ type: "report", action_id: uuid(), message: m.id, reason,
+          ...(note ? { note } : {}) })) {
+          reported.add(m.id);
+          button.disabled = true;
+          button.setAttribute("aria-expanded", "false");
+          form.remove();
+          toast(words.reported, "info");
+        }
+      },
+    },
+    h("fieldset", null,
+      h("legend", null, fmt(words.report_title, { name: m.name })),
+      ...words.report_reasons.map((r) => h("label.talk-reason", null,
+        h("input", { type: "radio", name: "reason", value: r.key, required: true,
+          id: `${group}-${r.key}` }), " ", r.text))),
+    h("label.talk-report-note", null, words.report_note,
+      h("input", { type: "text", name: "note", maxlength: words.report_max })),
+    h("span.talk-report-buttons", null,
+      h("button", { type: "submit" }, words.report_send),
+      h("button", { type: "button", onclick: () => {
+        form.remove();
+        button.setAttribute("aria-expanded", "false");
+        button.focus();
+      } }, words.report_cancel)));
+    return form;
   }
 
   /** @param {TalkLine} m */

@@ -47,7 +47,9 @@ def test_the_house_rules_follow_the_owner(browser: Any, site_server: str,
     with translation.override("de"):
         words = rule_words()
     row = guest.locator("#rules-table tr[data-option=turn_seconds] td").first
-    assert row.text_content() == words["values"]["turn_seconds"]["0"]
+    # Off differs from the 60 s a new room starts with: flagged as a house rule (issue #24 item 11).
+    assert row.text_content() == f"{words['values']['turn_seconds']['0']} {words['house_rule']}"
+    assert guest.locator("#rules-table tr.differs[data-option=turn_seconds]").count() == 1
     with ExitStack() as stack:
         seat = Seat(site_server, code, owner_context, stack)
         seat.send("set_options", options={"turn_seconds": 15})

@@ -77,11 +77,14 @@ def test_one_person_plays_against_three_bots(browser: Any, site_server: str, art
         page = sign_up(context, site_server, f"mario{tag}", "en")
         page.on("pageerror", lambda exc: errors.append(str(exc)))
         _play_now(page, site_server, "easy" if tag == "desktop" else "strong")
-        # Three bots, labelled with a badge and the word in their names.
+        # Three bots, each with one badge that says its level once ("bot · strong"), beside
+        # its own name (issue #24 item 5).
         page.wait_for_selector(".seat .chip-bot")
-        assert page.locator(".seat .chip-bot").count() == 3
+        badges = page.locator(".seat .chip-bot").all_inner_texts()
+        assert len(badges) == 3 and all(re.fullmatch(r"(?i)bot · (easy|strong)", b)
+                                        for b in badges), badges
         names = page.locator(".seat .plate-name .nm").all_inner_texts()
-        assert sum("(bot, " in n for n in names) == 3, names
+        assert not any("(bot" in n for n in names), names
         shot(page, artifacts, f"bots-{tag}-dealing")
         played = _play(page, artifacts, tag, cards)
         if cards is None:

@@ -226,19 +226,35 @@ async def test_a_report_reaches_staff_who_hide_it_live_and_suspend_the_speaker(
         await say(seats[1], text="you are all donkeys")
         await say(seats[2], text="let us play")
         bad = await heard(seats[2], "you are all donkeys")
-        assert (await send(seats[2], "report", message=bad["id"]))["type"] == "talk_ack"
-        again = await send(seats[2], "report", message=bad["id"])  # one click is one report
+        # A report asks why (issue #24 item 14): none, or one not in the list, stores nothing.
+        assert (await send(seats[2], "report", message=bad["id"]))["code"] == "MISSING_FIELD"
+        for reason in ("boring", "", "ABUSE"):
+            refused = await send(seats[2], "report", message=bad["id"], reason=reason)
+            assert refused["code"] == "REPORT_REASON_UNKNOWN", reason
+        too_long = await send(seats[2], "report", message=bad["id"], reason="abuse",
+                              note="x" * 301)
+        assert too_long["code"] == "TALK_TOO_LONG"
+        hidden = await send(seats[2], "report", message=bad["id"], reason="abuse",
+                            note="look \u202e here")
+        assert hidden["code"] == "INVALID_FIELD"
+        assert not await sync_to_async(TalkReport.objects.exists)()
+        assert (await send(seats[2], "report", message=bad["id"], reason="abuse",
+                           note="  not the first time  "))["type"] == "talk_ack"
+        again = await send(seats[2], "report", message=bad["id"], reason="spam")  # one report
         assert again["type"] == "talk_ack"
-        assert (await send(seats[1], "report", message=bad["id"]))["code"] == "CANNOT_TARGET_SELF"
-        assert (await send(seats[2], "report", message=10**6))["code"] == \
+        assert (await send(seats[1], "report", message=bad["id"], reason="abuse"))["code"] == \
+            "CANNOT_TARGET_SELF"
+        assert (await send(seats[2], "report", message=10**6, reason="abuse"))["code"] == \
             "TALK_MESSAGE_NOT_FOUND"
         report = await sync_to_async(TalkReport.objects.get)()
+        assert (report.reason, report.note) == ("abuse", "not the first time")
         client = await sync_to_async(_staff_client)(make_user)
         page = await sync_to_async(client.get)(
             reverse("admin:games_talkreport_change", args=[report.pk]))
         html = page.content.decode()
         assert page.status_code == 200
-        for text in ("you are all donkeys", "good luck all", "let us play", "talk-reported"):
+        for text in ("you are all donkeys", "good luck all", "let us play", "talk-reported",
+                     "insults or harassment", "not the first time"):
             assert text in html
         match_id = await sync_to_async(lambda: TalkMessage.objects.get(pk=bad["id"]).match_id)()
         assert f'{reverse("games:match", args=[match_id])}#v' in html

@@ -82,7 +82,7 @@ def test_round_page_shows_every_hand_to_staff(client: Client, table, make_user):
     hands = table.round.engine_state["deal"]["hands"]
     assert [len(hand) for hand in hands] == [18, 18, 18, 18]
     for seat, hand in enumerate(hands):
-        assert f"<th>seat {seat}</th><td>{' '.join(hand)}</td>" in html, seat
+        assert f"<th>seat {seat + 1}</th><td>{' '.join(hand)}</td>" in html, seat
     assert client.get(admin_url(Room, "changelist")).status_code == 200
     # Looking is all they may do.
     assert client.get(admin_url(Room, "add")).status_code == 403

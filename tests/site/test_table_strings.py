@@ -68,3 +68,45 @@ def test_the_js_uses_the_away_and_timer_words() -> None:
     source = "\n".join(p.read_text() for p in JS)
     for key in AWAY_KEYS:
         assert f"S.{key}" in source, key
+
+
+# Issue #24 items 5 and 14: the plates' words, the owner's star, the Narr's refusals and help.
+PLATE_KEYS = ("bot_level_badge", "turn_left", "owner", "refusal_narr")
+
+
+@pytest.mark.parametrize("language", ["rm", "de", "fr"])
+def test_the_plate_and_narr_words_are_translated(language: str) -> None:
+    with translation.override("en"):
+        en = ui_strings()
+    with translation.override(language):
+        s = ui_strings()
+    for key in PLATE_KEYS:
+        # "bot" is the Romansh and French word too: only its German badge differs.
+        same_word = key == "bot_level_badge" and language != "de"
+        assert s[key] and (same_word or s[key] != en[key]), (language, key)
+        assert set(re.findall(r"%\((\w+)\)s", s[key])) == set(
+            re.findall(r"%\((\w+)\)s", en[key])), (language, key)
+
+
+@pytest.mark.parametrize("language", ["en", "rm", "de", "fr"])
+def test_the_refusals_name_the_narr_only_through_the_table(language: str) -> None:
+    from games.engine.errors import ErrorCode
+    from games.text.errors import message_for
+
+    with translation.override(language):
+        narr = ui_strings()["help_narr_title"].split()[-1]  # "Narr", "narr", "Mat"
+        for code in (ErrorCode.MUST_FOLLOW_SUIT, ErrorCode.MUST_PLAY_TRUMP):
+            assert narr.lower() not in str(message_for(code)).lower(), (language, code)
+        assert narr.lower() in ui_strings()["refusal_narr"].lower()
+    # The help says a debt arises only when the Narr's team lost the trick (RULES.md §9).
+    with translation.override("en"):
+        assert "if that team lost the trick" in ui_strings()["help_narr"]
+
+
+def test_the_js_adds_the_narr_only_for_a_hand_that_holds_it() -> None:
+    table = (ROOT / "static" / "js" / "table.js").read_text()
+    assert 'legal_cards.includes("NARR")) {' in table and "S.refusal_narr" in table
+    seats = (ROOT / "static" / "js" / "views" / "seats.js").read_text()
+    # The owner's star is named in words (a screen reader) and as a tooltip.
+    assert "h(\"span.chip.chip-owner\", { title: S.owner }" in seats
+    assert "S.bot_level_badge" in (ROOT / "static" / "js" / "views" / "bots.js").read_text()
