@@ -31,6 +31,7 @@ from django.views.decorators.http import require_GET
 from games.engine import team_of
 from games.history import access
 from games.history import replay as history
+from games.history.figures import player_figures
 from games.history.rating import PROVISIONAL_MATCHES
 from games.models import (
     DebtStatus,
@@ -187,7 +188,7 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
                   .only("pk", "match_id", "number", "dealer", "is_bock", "points_a", "points_b")
                   .prefetch_related(
                       Prefetch("tricks", queryset=Trick.objects.only(
-                          "pk", "round_id", "number", "winner", "buob_call")),
+                          "pk", "round_id", "number", "winner", "buob_call", "cards")),
                       Prefetch("narr_debts", queryset=NarrDebt.objects.select_related("trick"))))
     public = access.cards_shown(match)
     players = match.players
@@ -199,6 +200,8 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "you": you,
         "public": public,
         "deals": history.deal_summaries(match, rounds),
+        "figures": player_figures([p.public_name for p in players],
+                                  [t for r in rounds for t in r.tricks.all()]),
         "chart": history.score_chart(rounds),
         "status_label": match.get_status_display(),
         "replay_labels": _replay_labels() if public else None,
