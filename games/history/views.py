@@ -34,6 +34,7 @@ from games.history import replay as history
 from games.history.figures import player_figures
 from games.history.rating import PROVISIONAL_MATCHES
 from games.models import (
+    Block,
     DebtStatus,
     Match,
     MatchStatus,
@@ -44,6 +45,7 @@ from games.models import (
     Room,
     Round,
     Trick,
+    Visibility,
     Winner,
 )
 from games.text.cards import card_names
@@ -166,6 +168,32 @@ def match_list(request: HttpRequest) -> HttpResponse:
         "page": page,
         "rows": [_row(m, user) for m in page.object_list],
         "query": query.urlencode(),
+    })
+
+
+# How many of a player's recent public matches their page lists.
+PLAYER_PAGE_MATCHES = 10
+
+
+@require_GET
+def player_page(request: HttpRequest, pk: int) -> HttpResponse:
+    """A player's public page (issue #24 item 15): the name, the rating and its chart, finished
+    N of M, and the recent finished matches of public rooms, each with its result from this
+    player's side. Nothing a stranger may not see: no presence, no login name, no private
+    room. A player who blocked the viewer has no page for them (404, as if none existed), and
+    bots and deleted accounts have none."""
+    player = get_object_or_404(get_user_model(), pk=pk, is_active=True, is_bot=False)
+    viewer = request.user
+    if viewer.is_authenticated and Block.objects.filter(blocker=player, blocked=viewer).exists():
+        raise Http404
+    seat_of = (Q(player_0=player) | Q(player_1=player) | Q(player_2=player)
+               | Q(player_3=player))
+    recent = (Match.objects.filter(seat_of, status=MatchStatus.FINISHED,
+                                   room__visibility=Visibility.PUBLIC)
+              .select_related("room", "player_0", "player_1", "player_2", "player_3")
+              .order_by("-started", "-pk")[:PLAYER_PAGE_MATCHES])
+    return render(request, "games/history/player.html", {
+        "player": player, "rows": [_row(m, player) for m in recent],
     })
 
 
