@@ -36,6 +36,7 @@ urlpatterns = [
     path("friends/unmute/", friend_views.unmute, name="unmute"),
     path("notifications/", friend_views.notification_list, name="notifications"),
     path("matches/", views_history.match_list, name="matches"),
+    path("players/<id:pk>/", views_history.player_page, name="player"),
     path("matches/<id:pk>/", views_history.match_detail, name="match"),
     path("matches/<id:pk>/replay.json", views_history.match_replay, name="match_replay"),
     path("matches/<id:pk>/transcript.json", views_history.match_transcript,

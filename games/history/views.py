@@ -31,8 +31,10 @@ from django.views.decorators.http import require_GET
 from games.engine import team_of
 from games.history import access
 from games.history import replay as history
+from games.history.figures import player_figures
 from games.history.rating import PROVISIONAL_MATCHES
 from games.models import (
+    Block,
     DebtStatus,
     Match,
     MatchStatus,
@@ -43,6 +45,7 @@ from games.models import (
     Room,
     Round,
     Trick,
+    Visibility,
     Winner,
 )
 from games.text.cards import card_names
@@ -168,6 +171,32 @@ def match_list(request: HttpRequest) -> HttpResponse:
     })
 
 
+# How many of a player's recent public matches their page lists.
+PLAYER_PAGE_MATCHES = 10
+
+
+@require_GET
+def player_page(request: HttpRequest, pk: int) -> HttpResponse:
+    """A player's public page (issue #24 item 15): the name, the rating and its chart, finished
+    N of M, and the recent finished matches of public rooms, each with its result from this
+    player's side. Nothing a stranger may not see: no presence, no login name, no private
+    room. A player who blocked the viewer has no page for them (404, as if none existed), and
+    bots and deleted accounts have none."""
+    player = get_object_or_404(get_user_model(), pk=pk, is_active=True, is_bot=False)
+    viewer = request.user
+    if viewer.is_authenticated and Block.objects.filter(blocker=player, blocked=viewer).exists():
+        raise Http404
+    seat_of = (Q(player_0=player) | Q(player_1=player) | Q(player_2=player)
+               | Q(player_3=player))
+    recent = (Match.objects.filter(seat_of, status=MatchStatus.FINISHED,
+                                   room__visibility=Visibility.PUBLIC)
+              .select_related("room", "player_0", "player_1", "player_2", "player_3")
+              .order_by("-started", "-pk")[:PLAYER_PAGE_MATCHES])
+    return render(request, "games/history/player.html", {
+        "player": player, "rows": [_row(m, player) for m in recent],
+    })
+
+
 def _match_or_404(request: HttpRequest, pk: int) -> Match:
     """The match, if this user may see it (games/history/access.py); else 404, as if it did
     not exist."""
@@ -187,7 +216,7 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
                   .only("pk", "match_id", "number", "dealer", "is_bock", "points_a", "points_b")
                   .prefetch_related(
                       Prefetch("tricks", queryset=Trick.objects.only(
-                          "pk", "round_id", "number", "winner", "buob_call")),
+                          "pk", "round_id", "number", "winner", "buob_call", "cards")),
                       Prefetch("narr_debts", queryset=NarrDebt.objects.select_related("trick"))))
     public = access.cards_shown(match)
     players = match.players
@@ -199,6 +228,8 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "you": you,
         "public": public,
         "deals": history.deal_summaries(match, rounds),
+        "figures": player_figures([p.public_name for p in players],
+                                  [t for r in rounds for t in r.tricks.all()]),
         "chart": history.score_chart(rounds),
         "status_label": match.get_status_display(),
         "replay_labels": _replay_labels() if public else None,

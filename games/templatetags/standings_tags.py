@@ -19,8 +19,11 @@ register = template.Library()
 
 
 @register.inclusion_tag("games/history/rating_panel.html")
-def rating_panel(user: User) -> dict[str, Any]:
+def rating_panel(user: User, own: bool = True) -> dict[str, Any]:
+    """`own`: the panel of the viewer's own profile (with links to their matches); False on
+    another player's public page."""
     row = PlayerRating.objects.filter(user=user, matches__gt=0).first()
     points = list(RatingHistory.objects.filter(user=user).order_by("at", "match_id")
                   .values_list("at", "rating"))
-    return {"row": row, "chart": rating_chart(points), "record": finished_record(user)}
+    return {"row": row, "chart": rating_chart(points), "record": finished_record(user),
+            "own": own}
