@@ -26,7 +26,7 @@ from games.services.lobby import owner_blocked
 
 __all__ = ["MAX_SOCKETS_PER_ROOM", "MAX_SOCKETS_PER_USER", "PRESENCE_TIMEOUT", "STALE_AFTER",
            "away_seats", "connect", "connected_users", "disconnect", "may_watch", "presence_frame",
-           "purge_stale_connections", "seat_of_user", "touch"]
+           "purge_stale_connections", "seat_of_user", "touch", "watching"]
 
 # Open sockets one account may hold. Every socket of a room gets a presence frame whenever any
 # socket of that room comes or goes, so n sockets cost n² frames: uncapped, one account opened
@@ -171,17 +171,28 @@ def away_seats(code: str) -> dict[int, datetime | None]:
 
 
 def presence_frame(code: str) -> dict[str, Any]:
-    """The `presence` frame: the connected user ids, and for each seated player without a live
-    socket since when (a timestamp, or null), keyed by user id (docs/protocol.md §5)."""
+    """The `presence` frame: the connected user ids, for each seated player without a live
+    socket since when (a timestamp, or null), keyed by user id, and how many are watching
+    (docs/protocol.md §5)."""
     room = Room.objects.filter(code=code).only("pk").first()
     if room is None:
         return {"type": "presence", "connected": [], "away_since": {}}
     rows = sql.seat_rows(room.pk, timezone.now() - PRESENCE_TIMEOUT)
     # A bot is always at the table: listed as connected, never away.
     bots = {r.user_id for r in rows if r.is_bot}
-    return {"type": "presence", "connected": sorted(set(connected_users(code)) | bots),
+    online = set(connected_users(code))
+    return {"type": "presence", "connected": sorted(online | bots),
             "away_since": {str(r.user_id): (r.away_since.timestamp() if r.away_since else None)
-                           for r in rows if r.index is not None and not r.online}}
+                           for r in rows if r.index is not None and not r.online},
+            "watching": watching(online, rows)}
+
+
+def watching(online: set[int], rows: list[sql.SeatRow]) -> int:
+    """How many people watch the table (issue #24 item 15): the signed-in users with a live
+    socket at the room who hold no seat. A count only, never who: the frame goes to every
+    socket of the room, and a name there could be that of someone who blocked the reader."""
+    seated = {r.user_id for r in rows if r.index is not None}
+    return len(online - seated)
 
 
 def seat_of_user(code: str, user_id: int) -> int | None:

@@ -225,12 +225,24 @@ def ui_strings() -> dict[str, str]:
     # Why a card of the hand cannot be played: the view's `refusal` (issue #23 item 5).
     s.update(refusal_strings())
     s.update(bot_strings())
+    s.update(notice_strings())
     s["suit_C"] = _("cups")
     s["suit_R"] = _("coins")
     s["suit_S"] = _("swords")
     s["suit_B"] = _("batons")
     s["suit_T"] = _("trumps")
     return s
+
+
+def notice_strings() -> dict[str, str]:
+    """Issue #24 at the table: how many watch (a count, never who) and the score sheet that
+    closes and comes back from the score bar (static/js/views/bar_extras.js)."""
+    return {
+        "watching_one": ngettext("%(n)s watching", "%(n)s watching", 1),
+        "watching": ngettext("%(n)s watching", "%(n)s watching", 2),
+        "close_sheet": _("Close the score sheet"),
+        "open_sheet": _("Score sheet"),
+    }
 
 
 def bot_strings() -> dict[str, str]:

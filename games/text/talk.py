@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.utils.translation import get_language
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 
 # The limit and the palette are the talk rows' (games/models/talk.py): text and talk are
@@ -43,6 +43,10 @@ def talk_words() -> dict[str, Any]:
         "spectator_note": _("Only spectators read this chat; the players never see it."),
         "silent": _("This is a silent table: no talk."),
         "phrases_only": _("Only the quick phrases may be said at this table."),
+        # The score bar's talk button counts what came while the panel was closed (issue #24):
+        # "_one" for 1, the other for any other count (static/js/views/talk_badge.js).
+        "unread_one": ngettext("%(n)s new message", "%(n)s new messages", 1),
+        "unread": ngettext("%(n)s new message", "%(n)s new messages", 2),
         "max": MAX_CHARS,
         "palette": QuickPhrase.palette(language),
     }

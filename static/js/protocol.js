@@ -256,8 +256,9 @@
 /** @typedef {{ type: "error", code: string, message: string, action_id: string | null }} ErrorMessage */
 /**
  * @typedef {{ type: "presence", connected: number[],
- *   away_since?: Record<string, number | null> }} PresenceMessage
- *   away_since: by user id, since when each seated player without a live socket is away
+ *   away_since?: Record<string, number | null>, watching?: number }} PresenceMessage
+ *   away_since: by user id, since when each seated player without a live socket is away;
+ *   watching: how many people without a seat have the table open (a count, never who)
  */
 /** @typedef {{ type: "pong" }} PongMessage */
 

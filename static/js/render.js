@@ -60,7 +60,17 @@ export class Table extends Scene {
     this.bar = h("div.scorebar");
     this.seatEls = POS.map((p) => h(`div.seat.pos-${p}`));
     this.center = h("div.center", { "aria-live": "off" });
-    this.felt = h("div.felt", null, ...this.seatEls, this.center);
+    // The band between the top seats and the trick (issue #24 items 1 and 6): the BUOB call and
+    // a new talk line show here, over no card; table_notices.css gives it its grid row.
+    this.bandCall = h("div.band-call");
+    this.band = h("div.felt-band", null, this.bandCall);
+    this.felt = h("div.felt", null, ...this.seatEls, this.band, this.center);
+    /** @type {HTMLButtonElement | null} the talk panel's button in the score bar (talk_badge.js) */
+    this.talkButton = null;
+    /** How many people watch without a seat (the presence frame's `watching`). */
+    this.watching = 0;
+    /** Whether the player closed this deal's score sheet (issue #24 item 7). */
+    this.sheetClosed = false;
     this.status = h("p.status");
     this.actions = h("div.actions");
     this.hand = h("div.hand", { role: "group", "aria-label": S.your_hand,
@@ -93,7 +103,7 @@ export class Table extends Scene {
 
   /** Forget what each region shows, so the next render rebuilds all of them. */
   invalidate() {
-    for (const el of [this.lobby, this.bar, this.center, this.actions, this.overlay,
+    for (const el of [this.lobby, this.bar, this.center, this.bandCall, this.actions, this.overlay,
       ...this.seatEls]) forget(el);
     this.hand.replaceChildren();
   }
@@ -115,6 +125,7 @@ export class Table extends Scene {
       this.selected.clear();
       this.buobMenu = false;
       this.attachBuob = false;
+      this.sheetClosed = false;
       if (view.phase !== "ROUND_OVER") this.showPiles = false;
     }
     this.busyUntil = 0;
@@ -174,8 +185,52 @@ export class Table extends Scene {
   /** @param {boolean} [force] show (true) or hide (false) the last trick; toggle if omitted */
   toggleLast(force) {
     this.showLast = force === undefined ? !this.showLast : force;
+    // The score sheet lies over the felt: it steps aside for the last trick (and comes back
+    // from the score bar's "Score sheet").
+    if (this.showLast && this.sheetShown()) {
+      this.sheetClosed = true;
+      renderOverlay(this);
+    }
     this.renderBar();
     this.renderCenter();
+  }
+
+  /** Whether a score sheet is on show over the table. */
+  sheetShown() { return !this.overlay.hidden; }
+
+  /** Close the score sheet (its button, Esc); the score bar's "Score sheet" takes the focus. */
+  closeSheet() {
+    this.sheetClosed = true;
+    renderOverlay(this);
+    this.renderBar();
+    /** @type {HTMLElement | null} */ (this.bar.querySelector("[data-action=open-sheet]"))?.focus();
+  }
+
+  /** Open the closed score sheet again; its close button takes the focus. */
+  openSheet() {
+    this.sheetClosed = false;
+    this.showLast = false;
+    renderOverlay(this);
+    this.renderBar();
+    this.renderCenter();
+    /** @type {HTMLElement | null} */ (this.overlay.querySelector("[data-action=close-sheet]"))?.focus();
+  }
+
+  /**
+   * The talk panel's button and its line for the band (talk_badge.js), once the talk exists.
+   * @param {HTMLButtonElement} button
+   * @param {HTMLElement} flash
+   */
+  attachTalk(button, flash) {
+    this.talkButton = button;
+    this.band.append(flash);
+    if (this.view && !this.inLobby()) this.renderBar();
+  }
+
+  /** @param {number} n how many people watch the table without a seat */
+  setWatching(n) {
+    this.watching = n;
+    if (this.view && !this.inLobby()) this.renderBar();
   }
 
   /** Gather the completed trick on show now (a tap on it, or Esc), without its pause. */

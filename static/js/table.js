@@ -176,6 +176,7 @@ function start() {
   const talk = createTalk({ words: read("talk-words"), me: cfg.me,
     // Talk frames are not table commands (no expected_version): docs/protocol.md "Table talk".
     send: (m) => conn.send(/** @type {any} */ (m)), toast: (text, kind) => toast(text, kind) });
+  if (talk.badge) table.attachTalk(talk.badge.button, talk.badge.flash);
   conn.connect();
 
   function sync() {
@@ -192,6 +193,7 @@ function start() {
         break;
       case "presence":
         applyPresence(msg.connected || [], msg.away_since || {});
+        table.setWatching(msg.watching || 0);
         break;
       case "error":
         if (msg.action_id && sentTypes.get(msg.action_id) === "regame"
@@ -299,6 +301,10 @@ function start() {
     else if (key === "?") byId("help-pop").togglePopover();
     else if (key === "escape" && table.showLast) table.toggleLast(false);
     else if (key === "escape" && table.hold) table.skipHold();
+    // Esc closes the score sheet, unless it is closing the help over it.
+    else if (key === "escape" && table.sheetShown() && !byId("help-pop").matches(":popover-open")) {
+      table.closeSheet();
+    }
     else return;
     e.preventDefault();
   });

@@ -5,6 +5,7 @@
 // friend yet). Seated players see the table's talk; spectators also their own chat, in a tab.
 
 import { fmt, h, uuid } from "./dom.js";
+import { talkBadge } from "./views/talk_badge.js";
 
 /**
  * One message as this reader gets it (games/talk/frames.py `for_reader`).
@@ -33,6 +34,7 @@ import { fmt, h, uuid } from "./dom.js";
  * @property {{ key: string, text: string }[]} report_reasons
  * @property {string} empty @property {string} public_note @property {string} spectator_note
  * @property {string} silent @property {string} phrases_only
+ * @property {string} unread_one @property {string} unread "%(n)s new messages" (issue #24)
  * @property {number} max
  * @property {{ key: string, text: string }[]} palette
  */
@@ -84,7 +86,8 @@ export function createTalk({ words, me, send, toast }) {
   const toggles = /** @type {HTMLButtonElement[]} */ ([...document.querySelectorAll(".talk-toggle")]);
   if (!found || !me) {
     if (found) found.remove();
-    return { handle: (/** @type {{ type: string }} */ _m) => false, setView: (/** @type {any} */ _v) => {} };
+    return { handle: (/** @type {{ type: string }} */ _m) => false, setView: (/** @type {any} */ _v) => {},
+      badge: null };
   }
   const panel = found;
   const form = /** @type {HTMLFormElement} */ (panel.querySelector("#talk-form"));
@@ -126,14 +129,19 @@ export function createTalk({ words, me, send, toast }) {
 
   // A panel beside the table on a wide screen; on a phone a drawer the button opens.
   let open = wideQuery.matches;
+  const flip = () => {
+    open = !open;
+    layout();
+    if (open) input.focus();
+  };
+  // The table's own button, in the score bar (issue #24 item 1).
+  const badge = talkBadge(words, flip);
   for (const toggle of toggles) {
     toggle.addEventListener("click", () => {
-      open = !open;
       // From the room drawer: it closes, so the talk shows at once.
       const dialog = toggle.closest("dialog");
       if (dialog) dialog.close();
-      layout();
-      if (open) input.focus();
+      flip();
     });
   }
   wideQuery.addEventListener("change", () => { open = wideQuery.matches; layout(); });
@@ -149,10 +157,12 @@ export function createTalk({ words, me, send, toast }) {
 
   function layout() {
     panel.hidden = !open;
+    badge.setOpen(open);
+    const unread = badge.unread();
     for (const toggle of toggles) {
       toggle.setAttribute("aria-expanded", String(open));
       if (!toggle.classList.contains("talk-toggle-close")) {
-        toggle.textContent = open ? words.close : words.open;
+        toggle.textContent = open ? words.close : unread ? `${words.open} (${unread})` : words.open;
       }
     }
     tabs.hidden = seated;
@@ -283,7 +293,12 @@ export function createTalk({ words, me, send, toast }) {
    */
   function handle(msg) {
     const f = /** @type {TalkFrame} */ (msg);
-    if (f.type === "talk") add(f.message);
+    if (f.type === "talk") {
+      const fresh = !lines.has(f.message.id);
+      add(f.message);
+      // Someone else spoke while the panel is closed: the button counts it, the band shows it.
+      if (fresh && f.message.author !== me?.id) badge.arrived(f.message);
+    }
     else if (f.type === "talk_history") {
       clear();
       match = null;
@@ -310,5 +325,5 @@ export function createTalk({ words, me, send, toast }) {
   }
 
   layout();
-  return { handle, setView };
+  return { handle, setView, badge };
 }

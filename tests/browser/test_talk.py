@@ -1,7 +1,7 @@
 """Table talk in a real browser (issue #17): the owner, on a wide screen, talks beside the
-table; Anna, on a phone, opens the talk drawer (from the room drawer), reads it — markup shown
-as text — and answers with a quick phrase; the drawer never covers her hand or the trick. The
-panel is axe-clean."""
+table; Anna, on a phone, opens the talk drawer (from the score bar's "Talk"), reads it —
+markup shown as text — and answers with a quick phrase; the drawer never covers her hand or
+the trick. The panel is axe-clean."""
 
 from __future__ import annotations
 
@@ -42,18 +42,16 @@ def test_talk_beside_the_table_and_in_a_phone_drawer(browser: Any, site_server: 
         for _ in range(3):
             act(owner, lambda: owner.click("[data-action=deal]"))
         anna.wait_for_selector(".hand .card", timeout=10000)
-        # Wide screen: the panel is open beside the table.
+        # Wide screen: the panel is open beside the table; the score bar's button says so.
         assert owner.locator("#talk").is_visible()
-        assert owner.locator(".talk-toggle:visible").count() == 0
+        assert owner.locator("[data-action=talk]").get_attribute("aria-expanded") == "true"
         owner.fill("#talk-input", ATTACK)
         owner.press("#talk-input", "Enter")
         owner.wait_for_selector("#talk-list-table .talk-line")
-        # Phone: closed until the header's button opens it, then in the flow below the table.
+        # Phone: closed until the score bar's "Talk" opens it, then in the flow below the
+        # table (issue #24 item 1: on the table itself, no longer in the room drawer).
         assert not anna.locator("#talk").is_visible()
-        # A small phone's header has no room left: "Talk" is in the room drawer.
-        anna.click("#drawer-toggle")
-        anna.locator(".talk-toggle:visible").click()
-        assert not anna.locator("#room-drawer").is_visible()
+        anna.locator("[data-action=talk]").tap()
         line = anna.locator("#talk-list-table .talk-line .talk-text").first
         line.wait_for()
         assert line.inner_text() == ATTACK

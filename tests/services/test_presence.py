@@ -94,3 +94,33 @@ async def test_a_dead_process_leaves_an_away_clock_from_when_it_went_silent(
     row = await sync_to_async(Connection.objects.get)(channel_name="dead!1")
     assert row.closed_at == row.last_seen + services.PRESENCE_TIMEOUT
     assert silent > services.PRESENCE_TIMEOUT
+
+
+async def test_the_players_see_how_many_watch_never_who(table: tuple[str, dict[int, Any]],
+                                                        spectator: Any, outsider: Any) -> None:
+    """Issue #24 item 15: every presence frame counts the people at the room without a seat;
+    a player's own tabs never count, and no frame names a spectator."""
+    code, by_seat = table
+    owner = await tables.open_tab(by_seat[0], code, "owner")
+    anna = await tables.open_tab(by_seat[1], code, "anna")
+    frame = await owner.wait_for(lambda m: m["type"] == "presence"
+                                 and by_seat[1].pk in m["connected"], timeout=10)
+    assert frame["watching"] == 0
+    watcher = await tables.open_tab(spectator, code, "spectator")
+    await owner.wait_for(lambda m: m["type"] == "presence" and m["watching"] == 1, timeout=10)
+    # Two tabs of one spectator are one person watching.
+    again = await tables.open_tab(spectator, code, "spectator")
+    other = await tables.open_tab(outsider, code, "outsider")
+    frame = await anna.wait_for(lambda m: m["type"] == "presence"
+                                and outsider.pk in m["connected"], timeout=10)
+    assert frame["watching"] == 2
+    # One of the spectator's tabs closes: still two people watching, as the spectators see
+    # too; the frame holds ids and a number, never a name.
+    await again.close()
+    seen = await other.wait_for(lambda m: m["type"] == "presence", timeout=10)
+    assert seen["watching"] == 2
+    assert spectator.public_name not in str(seen) and outsider.public_name not in str(seen)
+    await watcher.close()
+    await owner.wait_for(lambda m: m["type"] == "presence" and m["watching"] == 1, timeout=10)
+    for tab in (owner, anna, other):
+        await tab.close()

@@ -3,6 +3,7 @@
 // debt badges, and the "last trick" and help buttons.
 
 import { fmt, h, patch } from "../dom.js";
+import { barExtras, extrasKey, watchingChip } from "./bar_extras.js";
 
 /**
  * @import { Table } from "../render.js"
@@ -14,7 +15,7 @@ export function renderBar(t) {
   const v = t.current;
   const S = t.S;
   const key = JSON.stringify([v.totals, v.tricks_won, v.deal_number, v.match_deals, v.bock,
-    v.narr_debt, v.phase, v.team, !!v.last_trick, t.showLast]);
+    v.narr_debt, v.phase, v.team, !!v.last_trick, t.showLast, extrasKey(t)]);
   patch(t.bar, key, () => {
     /** @param {TeamId} tm */
     const score = (tm) => h(`div.score.team-${tm.toLowerCase()}${v.team === tm ? ".mine" : ""}`, null,
@@ -45,12 +46,15 @@ export function renderBar(t) {
         h("span", { "aria-hidden": "true" }, `${S.narr_debt}: ${d.debtor} → ${d.creditor}`,
           d.status === "settled" ? " ✓" : " …")));
     }
+    const watching = watchingChip(t);
+    if (watching) items.push(watching);
     items.push(h("span.bar-buttons", null,
       h("button.button.button-secondary.button-small-solid", {
         type: "button", "data-action": "last-trick", "aria-pressed": String(t.showLast),
         disabled: !v.last_trick, onclick: () => t.toggleLast() }, S.last_trick),
       h("button.button.button-secondary.button-small-solid.help-button", {
-        type: "button", popovertarget: "help-pop", "aria-label": S.help, title: S.help }, "?")));
+        type: "button", popovertarget: "help-pop", "aria-label": S.help, title: S.help }, "?"),
+      ...barExtras(t)));
     return items;
   });
 }

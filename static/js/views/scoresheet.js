@@ -19,7 +19,9 @@ export function renderOverlay(t) {
   const v = t.current;
   const S = t.S;
   const review = (v.phase === "ROUND_OVER" || v.phase === "MATCH_OVER") && v.review;
-  t.overlay.hidden = !review;
+  // Closed by its button or Esc (issue #24 item 7): the score bar's "Score sheet" brings it
+  // back, and nothing of it covers the table meanwhile.
+  t.overlay.hidden = !review || t.sheetClosed;
   if (!review) { forget(t.overlay); return; }
   const key = JSON.stringify([v.review, v.totals, v.actions, v.phase, v.winner, t.showPiles,
     t.isOwner(), v.room.options.regame_by, v.tricks_won, v.narr_debt, v.match, v.seat]);
@@ -107,7 +109,12 @@ export function renderOverlay(t) {
     // and the deal list, above this last deal's own scoring.
     if (v.phase === "MATCH_OVER") parts.splice(v.match && v.match.deals ? 2 : 1, 0, actions);
     else parts.push(actions);
-    return h("div.sheet", { role: "region", "aria-labelledby": "score-title" }, parts);
+    // First in the sheet, so the keyboard reaches it at once; it stays in the sheet's corner.
+    // Its name is its visible word; the sheet's title describes what it closes.
+    const close = h("button.button.button-secondary.button-small-solid.sheet-close", { type: "button",
+      "data-action": "close-sheet", "aria-describedby": "score-title", title: S.close_sheet,
+      onclick: () => t.closeSheet() }, S.close);
+    return h("div.sheet", { role: "region", "aria-labelledby": "score-title" }, close, parts);
   });
 }
 

@@ -114,15 +114,19 @@ export function renderCenter(t) {
         notes.push(h("span", null, fmt(S.led_suit, { suit: S[`suit_${trick.led}`] })));
       }
       parts.push(h("div.center-note.small", null, notes));
-      // Said by the announcer (toasts.js), so not a live region itself.
-      if (call) {
-        const exchange = t.exchangeText(call);
-        parts.push(h(`div.buob-call${hold ? ".resolved" : ""}`, null, h("span", null, t.buobText(call)),
-          exchange ? h("span.buob-exchange", null, exchange) : null));
-      }
     }
     if (t.showLast && v.last_trick) parts.push(lastTrickPanel(t, v.last_trick));
     t.entering = new Set();
     return parts;
+  });
+  // The call of this trick (the open trick's, or the held trick's with its exchange) in the
+  // band above the trick, where it covers no card (issue #24 item 6). Said by the announcer
+  // (toasts.js), so not a live region itself.
+  const call = v.phase === "PLAY" && trick ? (hold ? trick.buob : (trick.buob || (v.buob && v.buob.call))) : null;
+  patch(t.bandCall, JSON.stringify([call, !!hold]), () => {
+    if (!call) return [];
+    const exchange = t.exchangeText(call);
+    return h(`div.buob-call${hold ? ".resolved" : ""}`, null, h("span", null, t.buobText(call)),
+      exchange ? h("span.buob-exchange", null, exchange) : null);
   });
 }
