@@ -141,7 +141,11 @@ form.addEventListener("submit", async (event) => {
   const select = form.querySelector("select[data-queue-bots-after]");
   const raw = select instanceof HTMLSelectElement ? select.value : "";
   try {
-    apply(await call(config.join, { rules: chosenRules(), bots_after: raw === "" ? null : Number(raw) }));
+    /** @type {QueueState} */
+    const joined = await call(config.join, { rules: chosenRules(), bots_after: raw === "" ? null : Number(raw) });
+    // The fourth to come is seated by their own join: the frame may come later, or never.
+    if (joined.status === "seated" && joined.room) goTo(joined.room);
+    else apply(joined);
   } catch (error) {
     showError(error);
   }
