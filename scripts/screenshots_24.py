@@ -39,7 +39,7 @@ if __name__ == "__main__":
                           "-o", "python_files=screenshots_24.py", "--timeout", "900"]))
 
 # The browser tests' fixtures, imported so that pytest finds them here (the parameters below).
-from tests.browser.conftest import browser, site_server  # noqa: E402,F401
+from tests.browser.conftest import browser, site_server, site_server_log  # noqa: E402,F401
 from tests.browser.test_buob import (  # noqa: E402
     MAX_DEALS,
     PHONE,

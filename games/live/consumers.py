@@ -32,7 +32,13 @@ from games.live.protocol import (
     client_protocol,
     parse,
 )
-from games.live.socket_base import CLOSE_CODES, CLOSE_REFUSED, CLOSE_SERVER_ERROR, LiveSocket
+from games.live.socket_base import (
+    CLOSE_CODES,
+    CLOSE_REFUSED,
+    CLOSE_SERVER_ERROR,
+    LiveSocket,
+    client_gone,
+)
 from games.live.socket_db import SIGNED_OUT as _SIGNED_OUT
 from games.live.socket_db import Auth, SignedOut, db_call, if_signed_in, signed_in
 from games.live.talk import TalkMixin
@@ -90,7 +96,9 @@ class RoomConsumer(TalkMixin, LiveSocket):
             return
         try:
             await handler(message)
-        except Exception:
+        except Exception as exc:
+            if client_gone(exc):
+                return  # the browser closed meanwhile: its disconnect cleans up
             log.exception("socket handler %s failed in room %s", message["type"],
                           getattr(self, "code", "?"))
             await self._fail()

@@ -20,7 +20,7 @@ from typing import Any
 
 from games.live import broadcast
 from games.live.protocol import MAX_FRAME_BYTES, too_deep
-from games.live.socket_base import LiveSocket
+from games.live.socket_base import LiveSocket, client_gone
 from games.live.socket_db import SIGNED_OUT, db_call, if_signed_in
 from games.models import QueueStatus
 from games.services import matchmaking
@@ -36,6 +36,15 @@ TOUCH_EVERY = 5.0
 class SiteConsumer(LiveSocket):
     # The groups it joins (broadcast.GROUP_MESSAGES): a handler for every type of each.
     GROUP_KINDS = ("notices", "user")
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """Channels' dispatch, but a frame sent to a browser that is closing meanwhile is no
+        error: its disconnect follows (socket_base.client_gone)."""
+        try:
+            await super().dispatch(message)  # type: ignore[no-untyped-call]  # Channels ships no types
+        except Exception as exc:
+            if not client_gone(exc):
+                raise
 
     async def connect(self) -> None:
         self._sign_in()

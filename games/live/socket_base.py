@@ -65,6 +65,14 @@ class _TypedWebsocketConsumer(AsyncWebsocketConsumer):
                         ) -> None: ...
 
 
+def client_gone(exc: BaseException) -> bool:
+    """Whether `exc` is the server saying the client has already gone (uvicorn's
+    ClientDisconnected when a frame is sent to a socket the browser is closing): the socket's
+    disconnect follows and cleans up, so it is no error (issue #24 item 12: the log holds only
+    real ones). Matched by name: the tests run the consumers under Daphne's testing stack."""
+    return type(exc).__name__ == "ClientDisconnected"
+
+
 class LiveSocket(_TypedWebsocketConsumer):
     # What stops a socket reading its frames and events. Set once, never reset.
     registered = False    # its Connection row (or presence row) exists

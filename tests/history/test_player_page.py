@@ -46,8 +46,9 @@ def test_the_page_shows_the_public_record_and_no_private_match(
         assert "finished-record" in text
         assert anna.username not in text
         assert "presence-dot" not in text
-        # Another player's page has no "Your matches" link.
-        assert f'href="{url("games:matches", language="rm")}"' not in text
+        # Another player's rating panel has no "Your matches" link (the site's menu has).
+        panel = text.split('class="card narrow rating-panel', 1)[1].split("</div>", 1)[0]
+        assert f'href="{url("games:matches", language="rm")}"' not in panel
 
 
 def test_no_page_for_a_viewer_the_player_blocked_a_bot_or_a_deleted_account(
