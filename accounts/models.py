@@ -70,6 +70,28 @@ class User(AbstractUser):
         default=False,
         help_text=_("Also send an email when a friend invites you to a table."),
     )
+    # How long bots wait before their move reaches the table, so a person can follow the
+    # trick (issue #24 item 14); the pause is also what keeps a bot's thinking time from
+    # telling its hand (issue #25 item 11: games/services/bots/pace.py). At a table with
+    # several people the slowest choice among them holds.
+    bot_speed = models.CharField(
+        _("bot speed"),
+        max_length=8,
+        choices=[("fast", _("Fast")), ("normal", _("Normal")), ("slow", _("Slow"))],
+        default="normal",
+        help_text=_("How long bots pause before they play, so you can follow the trick."),
+    )
+    # Off by default: playing a card for the player, even the only legal one, is their say.
+    play_single_card = models.BooleanField(
+        _("play a single legal card by itself"),
+        default=False,
+        help_text=_("When only one card can be played, play it for you when your turn comes."),
+    )
+    # The address the player proved they read (a signed link, accounts/email_confirm.py): no
+    # mail but the confirmation itself goes to an address that differs from it (issue #25
+    # item 2). Blank: none confirmed yet.
+    confirmed_email = models.EmailField(_("confirmed email address"), blank=True,
+                                        editable=False)
     anonymised_at = models.DateTimeField(_("anonymised at"), null=True, blank=True, editable=False)
     # A computer player (games/services/bots/turns.py): made on demand, never able to log in
     # (accounts/backends.py), its level one of games.bots.LEVELS.
@@ -132,6 +154,7 @@ class User(AbstractUser):
             self.preferred_language = ""
             self.table_sounds = False
             self.invite_emails = False
+            self.confirmed_email = ""
             self.is_active = False
             self.is_staff = False
             self.is_superuser = False

@@ -232,6 +232,15 @@ class Match(models.Model):
         null=True, blank=True, related_name="+",
     )
 
+    # A practice table (only bots besides one person) waits while its person is away: set
+    # when their last socket at the room closed, cleared when they come back (issue #24 item
+    # 2). Bots, stand-ins and timers leave a paused match alone.
+    paused_at = models.DateTimeField(_("paused at"), null=True, blank=True)
+    # In a `silent` or `phrases` room the names the seats show are fixed when the match starts
+    # (issue #25 item 9): a rename must not carry words to a table that may not talk.
+    # {"0": "name", ...} by seat; empty: the live names.
+    seat_names = models.JSONField(_("names at the start"), default=dict, blank=True)
+
     objects = MatchQuerySet.as_manager()
 
     class Meta:
