@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy as _
 
 from .backends import was_rate_limited
 from .models import User
-from .validators import validate_plain_text
+from .validators import normalise, validate_plain_text
 
 if TYPE_CHECKING:
     from django_stubs_ext import StrOrPromise
@@ -89,6 +89,10 @@ class SignUpForm(_UserCreationForm):
         self.fields["display_name"].validators.append(validate_plain_text)
         translate_required(self)
 
+    def clean_display_name(self) -> str:
+        # Stored as the checks read it: NFKC, no invisible characters (issue #25 item 10).
+        return normalise(str(self.cleaned_data.get("display_name") or "")).strip()
+
     # django-stubs says str, but Django returns None for a name differing only in case.
     def clean_username(self) -> str | None:  # type: ignore[override]
         # Django's UserCreationForm also refuses names differing only in case (returns None).
@@ -160,6 +164,10 @@ class ProfileForm(_UserModelForm):
         language.required = True
         self.fields["display_name"].validators.append(validate_plain_text)
         translate_required(self)
+
+    def clean_display_name(self) -> str:
+        # Stored as the checks read it: NFKC, no invisible characters (issue #25 item 10).
+        return normalise(str(self.cleaned_data.get("display_name") or "")).strip()
 
 
 class PasswordChangeForm(auth_forms.PasswordChangeForm):

@@ -76,6 +76,8 @@ class ErrorCode(StrEnum):
     TALK_SUSPENDED = "TALK_SUSPENDED"
     UNKNOWN_PHRASE = "UNKNOWN_PHRASE"
     TALK_MESSAGE_NOT_FOUND = "TALK_MESSAGE_NOT_FOUND"
+    # A character carrying a stack of combining marks (issue #25 item 10).
+    TEXT_TOO_MANY_MARKS = "TEXT_TOO_MANY_MARKS"
     # A report whose reason the list does not hold (issue #24 item 14).
     REPORT_REASON_UNKNOWN = "REPORT_REASON_UNKNOWN"
     # Websocket protocol (docs/protocol.md §4; ProtocolError) and the consumer.

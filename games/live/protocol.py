@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from accounts.validators import is_plain_text
+from accounts.validators import is_showable
 from games.engine.actions import (
     ACTIONS,
     CLIENT_TYPES,
@@ -93,7 +93,7 @@ def _within_bounds(ftype: FieldType, value: Any) -> bool:
     if ftype is FieldType.PHRASE:
         return len(value) <= 40
     if ftype is FieldType.NAME:
-        return len(value) <= 60 and is_plain_text(value)
+        return len(value) <= 60 and is_showable(value)
     # TEXT: any string the frame limit allows, its length is talk's to refuse (TALK_TOO_LONG).
     return True
 

@@ -15,7 +15,7 @@ from typing import Any
 from django.db import transaction
 
 from accounts.bots import bot_account
-from accounts.validators import is_plain_text
+from accounts.validators import is_showable, normalise
 from games.bots import LEVELS
 from games.engine.errors import OptionsError
 from games.engine.options import Options
@@ -193,7 +193,7 @@ def do_transfer_owner(t: Table, user: Any, f: Fields, heir: Seat) -> Fields:
 def check_set_options(t: Table, user: Any, f: Fields) -> dict[str, Any] | None:
     """The room's complete options after a partial update (None if they are not changed)."""
     _require_owner(t, user)
-    if "name" in f and not is_plain_text(f["name"]):
+    if "name" in f and not is_showable(f["name"]):
         raise ServiceError("INVALID_FIELD")  # the parser refuses it first; kept as a backstop
     if "options" not in f:
         return None
@@ -215,7 +215,7 @@ def do_set_options(t: Table, user: Any, f: Fields, options: dict[str, Any] | Non
     if "allow_spectators" in f:
         room.allow_spectators = f["allow_spectators"]
     if "name" in f:
-        room.name = f["name"].strip()
+        room.name = normalise(f["name"]).strip()
     return extra
 
 

@@ -16,7 +16,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from accounts.validators import is_plain_text
+from accounts.validators import has_visible, is_plain_text, matchable, normalise, too_many_marks
 from games.engine.options import Options
 from games.models import (
     BlockedWord,
@@ -63,7 +63,9 @@ def say(code: str, user: Any, *, text: str | None = None, phrase: str | None = N
     else:
         if mode == "phrases":
             raise TalkError("TALK_PHRASES_ONLY")
-        clean = " ".join((text or "").split())
+        if not is_plain_text(text or ""):  # as typed: a bidi control is refused, not dropped
+            raise TalkError("INVALID_FIELD")
+        clean = " ".join(normalise(text or "").split())
         check_text(clean)
     now = timezone.now()
     if TalkSuspension.objects.filter(user_id=user.pk, until__gt=now).exists():
@@ -87,13 +89,16 @@ def say(code: str, user: Any, *, text: str | None = None, phrase: str | None = N
 
 
 def check_text(text: str) -> None:
-    """Refuse an empty, oversized, control-character or blocked-word text (TalkError)."""
-    if not text:
+    """Refuse an empty or invisible, oversized, control-character, mark-stacked or
+    blocked-word text (TalkError); `text` is normalised (accounts.validators.normalise)."""
+    if not text or not has_visible(text):
         raise TalkError("TALK_EMPTY")
     if len(text) > MAX_CHARS:
         raise TalkError("TALK_TOO_LONG")
     if not is_plain_text(text):
         raise TalkError("INVALID_FIELD")
+    if too_many_marks(text):
+        raise TalkError("TEXT_TOO_MANY_MARKS")
     if blocked_word_in(text):
         raise TalkError("TALK_BLOCKED_WORD")
 
@@ -104,11 +109,14 @@ def blocked_word_in(text: str) -> bool:
     words = set(BlockedWord.objects.values_list("word", flat=True))
     if not words:
         return False
-    said = set(re.findall(r"\w+", text.casefold()))
+    # Read as normalised and without any invisible character: "b\u200bad", "ｂａｄ" and
+    # "bad" are one word (issue #25 item 10).
+    text = matchable(text)
+    said = set(re.findall(r"\w+", text))
     for word in words:
-        folded = word.casefold().strip()
+        folded = matchable(word).strip()
         if " " in folded or not folded.isalnum():
-            if re.search(r"(?<!\w)" + re.escape(folded) + r"(?!\w)", text.casefold()):
+            if re.search(r"(?<!\w)" + re.escape(folded) + r"(?!\w)", text):
                 return True
         elif folded in said:
             return True

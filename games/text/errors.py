@@ -79,6 +79,7 @@ MESSAGES: dict[str, Promise] = {
     ErrorCode.TALK_SUSPENDED: _("Your table talk is suspended for a while."),
     ErrorCode.UNKNOWN_PHRASE: _("There is no such quick phrase: choose one from the palette."),
     ErrorCode.TALK_MESSAGE_NOT_FOUND: _("That message is no longer there."),
+    ErrorCode.TEXT_TOO_MANY_MARKS: _("Too many accents on one letter: write it plainly."),
     ErrorCode.REPORT_REASON_UNKNOWN: _("Choose why you report this message."),
     ErrorCode.ROOM_CLOSED: _("This room is closed: open a new table from the home page."),
     ErrorCode.ROOM_NOT_FOUND: _("There is no room with this invite code."),

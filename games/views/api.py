@@ -29,7 +29,7 @@ from django.views.decorators.csrf import csrf_exempt
 
 from accounts.backends import was_rate_limited
 from accounts.models import User
-from accounts.validators import is_plain_text
+from accounts.validators import is_showable
 from games import services
 from games.engine.errors import ErrorCode, OptionsError, TroccasError
 from games.engine.json_depth import too_deep
@@ -209,7 +209,7 @@ def _create_room(request: HttpRequest) -> JsonResponse:
         raise ApiError(ErrorCode.INVALID_OPTIONS, "options" if exc.key == "options"
                        else f"options.{exc.key}") from None
     name = data.get("name", "")
-    if not isinstance(name, str) or len(name) > MAX_NAME or not is_plain_text(name):
+    if not isinstance(name, str) or len(name) > MAX_NAME or not is_showable(name):
         raise ApiError(ErrorCode.INVALID_FIELD, "name")
     visibility = data.get("visibility", "public")
     if visibility not in ("public", "private"):
