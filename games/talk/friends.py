@@ -53,18 +53,22 @@ def requests_out(user: Any) -> list[FriendRequest]:
 
 
 def search_players(query: str, viewer: Any) -> QuerySet[User]:
-    """Players whose username or display name contains `query` (any case), those starting
-    with it first. Bots, deleted accounts and the viewer are left out; an empty or one-letter
-    query finds no one (it would list the whole site)."""
+    """Players whose shown name contains `query` (any case), those starting with it first: the
+    display name, or the username of an account without one (then it is the shown name). A
+    login username behind a display name is found only when typed whole (a friend told it),
+    so the search never spells out the logins it hides (issue #25 item 6). Bots, deleted
+    accounts and the viewer are left out; an empty or one-letter query finds no one (it would
+    list the whole site)."""
     query = query.strip()
     if len(query) < SEARCH_MIN_LENGTH:
         return User.objects.none()
     return (User.objects.filter(is_active=True, is_bot=False, anonymised_at__isnull=True)
             .exclude(pk=viewer.pk)
-            .filter(Q(username__icontains=query) | Q(display_name__icontains=query))
+            .filter(Q(display_name__icontains=query) | Q(username__iexact=query)
+                    | Q(display_name="", username__icontains=query))
             .annotate(prefix=Case(
-                When(Q(username__istartswith=query) | Q(display_name__istartswith=query),
-                     then=Value(0)),
+                When(Q(display_name__istartswith=query) | Q(username__iexact=query)
+                     | Q(display_name="", username__istartswith=query), then=Value(0)),
                 default=Value(1), output_field=IntegerField()))
             .order_by("prefix", Lower("display_name"), Lower("username"), "pk"))
 

@@ -67,8 +67,9 @@ def friends_page(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_GET
 def find_players(request: HttpRequest) -> HttpResponse:
-    """Players by name: a part of the username or display name, any case. No e-mail address
-    is shown or searched."""
+    """Players by name: a part of the name they show, any case (friends.search_players). No
+    e-mail address and no login username is shown; whether someone is online is shown only
+    for friends (a block ends a friendship, so never across one; issue #25 item 6)."""
     user = signed_in_user(request)
     query = request.GET.get("q", "")[:40]
     page = Paginator(friends.search_players(query, user), SEARCH_PAGE_SIZE).get_page(
@@ -81,7 +82,7 @@ def find_players(request: HttpRequest) -> HttpResponse:
                    .values_list("sender_id", flat=True))
     blocked = set(Block.objects.filter(blocker=user, blocked_id__in=ids)
                   .values_list("blocked_id", flat=True))
-    here = online.online_ids(ids)
+    here = online.online_ids([pk for pk in ids if pk in mine])
     rows = [{"user": p, "friend": p.pk in mine, "sent": p.pk in sent,
              "received": p.pk in received, "blocked": p.pk in blocked,
              "online": p.pk in here, "record": finished_record(p)} for p in page]

@@ -145,14 +145,18 @@ def test_an_invitation_notifies_and_mails_only_a_friend_who_opted_in(
 def test_search_finds_players_by_part_of_a_name_without_bots_or_addresses(
         client: Client, make_user: Any, outsider: Any) -> None:
     mario = make_user("mario", display_name="Mario Caduff")
-    make_user("maria", display_name="Tgesa")
+    maria = make_user("maria", display_name="Tgesa")
     bot = bot_account("easy", 2)
     client.force_login(outsider)
     url = reverse("games:find_players")
     page = client.get(url, {"q": "CADUFF"}).content.decode()
     assert "Mario Caduff" in page and mario.email not in page
     page = client.get(url, {"q": "mari"}).content.decode()
-    assert "Mario Caduff" in page and "Tgesa" in page
+    # A login behind a display name is not searched by a part of it (issue #25 item 6)...
+    assert "Mario Caduff" in page and "Tgesa" not in page
+    # ...only when typed whole, and then it is not shown either.
+    page = client.get(url, {"q": maria.username.upper()}).content.decode()
+    assert "Tgesa" in page and maria.username not in page
     page = client.get(url, {"q": bot.username[:6]}).content.decode()
     assert f'data-player="{bot.pk}"' not in page
     page = client.get(url, {"q": "m"}).content.decode()
