@@ -32,6 +32,7 @@ from games.engine.options import Options
 from games.engine.state import tricks_won
 from games.engine.transcript import TRANSCRIPT_FORMAT
 from games.models import Match, MatchStatus, Round, RoundAction, TalkAudience, TalkMessage
+from games.models.talk import hidden_speakers
 
 # A public refusal's log row (games/services/record.py REFUSAL_KIND): its payload holds the
 # refused engine action ({"action": {"type": "call_buob", ...}, "code": ...}). A transcript
@@ -185,8 +186,10 @@ def frame(la: LoggedAction, state: MatchState) -> dict[str, Any]:
     }
 
 
-def replay_data(match: Match) -> dict[str, Any]:
-    """The replay viewer's data. Only for finished matches: it holds every hidden card."""
+def replay_data(match: Match, reader_id: int | None = None) -> dict[str, Any]:
+    """The replay viewer's data. Only for finished matches: it holds every hidden card. The
+    talk is filtered for `reader_id` as the table filters it: not the words of a player they
+    muted or blocked, or who blocked them (issue #25 item 8)."""
     if not is_public(match):
         raise PermissionError("the replay of a match is shown once it is finished")
     players = [p.public_name for p in match.players]
@@ -195,17 +198,19 @@ def replay_data(match: Match) -> dict[str, Any]:
         "players": players,
         # A public refusal changes nothing a frame shows: no step of its own.
         "frames": [frame(la, st) for la, st in replay_states(match) if la.refused is None],
-        "talk": talk_said(match),
+        "talk": talk_said(match, set() if reader_id is None else hidden_speakers(reader_id)),
     }
 
 
-def talk_said(match: Match) -> list[dict[str, Any]]:
+def talk_said(match: Match, hidden: set[int] | None = None) -> list[dict[str, Any]]:
     """The players' table talk of the match (issue #17), each message with the table version
-    it was said at, a quick phrase in the active language; hidden messages and the
-    spectators' chat are not part of the replay."""
+    it was said at, a quick phrase in the active language; hidden messages, the spectators'
+    chat and the words of the speakers in `hidden` (the reader's mutes and blocks) are not part
+    of the replay."""
     language = (get_language() or "en").split("-")[0]
     rows = (TalkMessage.objects
             .filter(match=match, audience=TalkAudience.TABLE, hidden__isnull=True)
+            .exclude(author_id__in=hidden or set())
             .select_related("author", "phrase").order_by("pk"))
     out = []
     for m in rows:

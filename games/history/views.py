@@ -289,7 +289,7 @@ def match_replay(request: HttpRequest, pk: int) -> JsonResponse:
     match = _match_or_404(request, pk)
     if not access.cards_shown(match):
         return _not_finished()
-    return JsonResponse(history.replay_data(match))
+    return JsonResponse(history.replay_data(match, request.user.pk))
 
 
 @login_required

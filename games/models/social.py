@@ -136,3 +136,11 @@ class SitePresence(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id} on the site"
+
+
+def blocked_either_way(user_id: int) -> set[int]:
+    """The users `user_id` blocked and the users who blocked `user_id`: table talk and its
+    replay hide their words from each other."""
+    rows = Block.objects.filter(Q(blocker_id=user_id) | Q(blocked_id=user_id)).values_list(
+        "blocker_id", "blocked_id")
+    return {other for pair in rows for other in pair if other != user_id}

@@ -15,6 +15,7 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from games.models.social import blocked_either_way
 from games.models.table import Match, Room
 
 # The longest message a player may say (games/talk/speech.py refuses longer; the panel's counter
@@ -184,3 +185,12 @@ class BlockedWord(models.Model):
 
     def __str__(self) -> str:
         return f"{self.language}: {self.word}"
+
+
+def hidden_speakers(user_id: int) -> set[int]:
+    """The speakers whose talk `user_id` does not see: those they muted, those they blocked
+    and those who blocked them (issue #17: "talk to you is hidden"). Here, below the talk and
+    history packages, so the table (games/talk/readers.py) and the replay
+    (games/history/replay.py) hide the same words (issue #25 item 8)."""
+    muted = set(TalkMute.objects.filter(user_id=user_id).values_list("muted_id", flat=True))
+    return muted | blocked_either_way(user_id)

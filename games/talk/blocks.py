@@ -12,18 +12,11 @@ from django.db.models import Q
 
 from accounts.models import User
 from games.models import Block, FriendRequest, Friendship, Notification
+from games.models.social import blocked_either_way
 from games.talk import hooks
 from games.talk.errors import TalkError
 
 __all__ = ["block", "blocked_by_me", "blocked_either_way", "is_blocked_either_way", "unblock"]
-
-
-def blocked_either_way(user_id: int) -> set[int]:
-    """The users `user_id` blocked and the users who blocked `user_id`: table talk hides
-    their words from each other (wired into games/talk/ by the talk modules)."""
-    rows = Block.objects.filter(Q(blocker_id=user_id) | Q(blocked_id=user_id)).values_list(
-        "blocker_id", "blocked_id")
-    return {other for pair in rows for other in pair if other != user_id}
 
 
 def is_blocked_either_way(a_id: int, b_id: int) -> bool:

@@ -6,16 +6,15 @@ friends change) and filters every frame from them, without a query per message.
 
 from __future__ import annotations
 
-from games.models import TalkMute
-from games.talk.blocks import blocked_either_way
+from games.models import talk as talk_rows
 from games.talk.friends import friend_ids
 
 
 def hidden_speakers(user_id: int) -> set[int]:
     """The speakers whose talk `user_id` does not see: those they muted, those they blocked
-    and those who blocked them (issue #17: "talk to you is hidden")."""
-    muted = set(TalkMute.objects.filter(user_id=user_id).values_list("muted_id", flat=True))
-    return muted | blocked_either_way(user_id)
+    and those who blocked them (issue #17: "talk to you is hidden"); the replay hides the
+    same (games/models/talk.py)."""
+    return talk_rows.hidden_speakers(user_id)
 
 
 def trusted_speakers(user_id: int) -> set[int]:

@@ -47,3 +47,38 @@ def test_the_replay_shows_the_players_talk_at_its_version(owner, players, specta
     at = max(i for i, v in enumerate(versions) if v <= anna.version)
     assert data["frames"][at]["phase"] == PLAY
     assert TalkMessage.objects.filter(match=match).count() == 3  # all kept, one hidden
+
+
+def test_the_replay_hides_the_words_of_a_muted_or_blocked_player_as_the_table_does(
+        owner, players):
+    """Issue #25 item 8: the replay applies the reader's mutes and blocks (either way) to the
+    talk, as the table does; another reader still sees everything said."""
+    from django.test import Client
+    from django.urls import reverse
+
+    from games.talk import blocks
+
+    room = tables.seat_table(owner, players, {"match_deals": 0})
+    by_seat = {0: owner, **dict(enumerate(players, 1))}
+    anna, benedetg, curdin = players
+    tables.advance(room.code, by_seat, PLAY)
+    for who, text in ((anna, "from anna"), (benedetg, "from benedetg"),
+                      (curdin, "from curdin")):
+        speech.say(room.code, who, text=text)
+    tables.advance(room.code, by_seat, ROUND_OVER)
+    tables.must(room.code, owner, "end_match")
+    match = Room.objects.get(code=room.code).current_match
+    moderation.set_mute(owner, anna.pk, True)  # the owner muted anna
+    blocks.block(owner, benedetg.pk)  # the owner blocked benedetg
+    blocks.block(curdin, anna.pk)  # curdin blocked anna
+    said = {u.pk: [m["text"] for m in replay.replay_data(match, u.pk)["talk"]]
+            for u in (owner, anna, benedetg, curdin)}
+    assert said[owner.pk] == ["from curdin"]
+    assert said[anna.pk] == ["from anna", "from benedetg"]  # curdin blocked her: hidden too
+    assert said[benedetg.pk] == ["from anna", "from benedetg", "from curdin"]
+    assert said[curdin.pk] == ["from benedetg", "from curdin"]
+    # Through the door the replay viewer reads.
+    web = Client()
+    web.force_login(owner)
+    data = web.get(reverse("games:match_replay", args=[match.pk])).json()
+    assert [m["text"] for m in data["talk"]] == ["from curdin"]
