@@ -78,6 +78,8 @@ class ErrorCode(StrEnum):
     TALK_MESSAGE_NOT_FOUND = "TALK_MESSAGE_NOT_FOUND"
     # A character carrying a stack of combining marks (issue #25 item 10).
     TEXT_TOO_MANY_MARKS = "TEXT_TOO_MANY_MARKS"
+    # A room rename during a match at a table that may not talk (issue #25 item 9).
+    ROOM_NAME_FROZEN = "ROOM_NAME_FROZEN"
     # A report whose reason the list does not hold (issue #24 item 14).
     REPORT_REASON_UNKNOWN = "REPORT_REASON_UNKNOWN"
     # Websocket protocol (docs/protocol.md §4; ProtocolError) and the consumer.

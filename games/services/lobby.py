@@ -23,7 +23,8 @@ from games.engine.state import team_of
 from games.models import Block, MatchStatus, Room, Seat, Visibility
 from games.services.errors import ServiceError
 from games.services.record import bump, finish, log_action
-from games.services.tables import Table, lock_code
+from games.services.snapshot import NAMES_FROZEN_IN
+from games.services.tables import Table, lock_code, rules_of
 
 Fields = dict[str, Any]
 
@@ -195,6 +196,11 @@ def check_set_options(t: Table, user: Any, f: Fields) -> dict[str, Any] | None:
     _require_owner(t, user)
     if "name" in f and not is_showable(f["name"]):
         raise ServiceError("INVALID_FIELD")  # the parser refuses it first; kept as a backstop
+    if ("name" in f and t.match is not None and t.match.status == MatchStatus.RUNNING
+            and rules_of(t.room).table_talk in NAMES_FROZEN_IN):
+        # The room's name is text every seat reads: a table that may not talk keeps the one
+        # it had when the match started (issue #25 item 9).
+        raise ServiceError("ROOM_NAME_FROZEN")
     if "options" not in f:
         return None
     _require_lobby(t)

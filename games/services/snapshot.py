@@ -7,7 +7,7 @@ seat and timer information, all of it public.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
@@ -110,6 +110,31 @@ def display_name(user: Any) -> str:
     return str(user.public_name)
 
 
+# The table-talk modes in which the seats may not write to each other: there a name is the one
+# text a player still chooses, so the names the table shows are fixed when the match starts.
+NAMES_FROZEN_IN = ("silent", "phrases")
+
+
+def frozen_names(options: Any, by_index: dict[int | None, SeatRow], owner_id: int,
+                 t: Table) -> dict[str, str]:
+    """The names a `silent` or `phrases` table shows for the whole match (issue #25 item 9),
+    by user id: the four players' and the room owner's; {} in a room that talks. By user, not
+    seat, so an owner handed on mid-match shows the name they had at the start."""
+    if options.table_talk not in NAMES_FROZEN_IN:
+        return {}
+    names = {str(s.user_id): s.name for s in by_index.values()}
+    if str(owner_id) not in names:
+        names[str(owner_id)] = display_name(t.room.owner)
+    return names
+
+
+def shown_name(match: Any, user_id: int, live: str) -> str:
+    """The name `user_id` shows at the match's table: fixed at the match's start at a table
+    that may not talk (`frozen_names`), else `live`."""
+    names = getattr(match, "seat_names", None) or {}
+    return str(names.get(str(user_id), live))
+
+
 def room_json(room: Room, owner_name: str | None = None) -> dict[str, Any]:
     """A room as every audience may see it, the one builder of its shape: the table's `room`
     (which adds whether it is closed) and the API's (which adds its counts and links, for rooms
@@ -131,6 +156,14 @@ def snapshot(t: Table, seats: list[SeatRow] | None = None) -> TableSnapshot:
     room = t.room
     seats = seats_of(t) if seats is None else seats
     owner = next((s for s in seats if s.user_id == room.owner_id), None)
+    owner_name = owner.name if owner is not None else None
+    if (t.match is not None and t.match.status == MatchStatus.RUNNING
+            and t.match.seat_names):
+        # A table that may not talk shows the names of the match's start (issue #25 item 9).
+        seats = [replace(s, name=shown_name(t.match, s.user_id, s.name)) for s in seats]
+        owner = next((s for s in seats if s.user_id == room.owner_id), None)
+        owner_name = shown_name(t.match, room.owner_id, owner.name if owner is not None
+                                else display_name(room.owner))
     owner_seat = owner.index if owner is not None else None
     state = t.state if t.state is not None else lobby_state(rules_of(room), owner_seat)
     match = None
@@ -151,7 +184,7 @@ def snapshot(t: Table, seats: list[SeatRow] | None = None) -> TableSnapshot:
     return TableSnapshot(
         code=room.code,
         version=room.version,
-        room={**room_json(room, owner.name if owner is not None else None),
+        room={**room_json(room, owner_name),
               "closed": room.closed is not None},
         seats=[SeatInfo(s.index, s.team, s.user_id, s.name, s.joined.isoformat(), s.away_since,
                         s.bot_level if s.is_bot else "",

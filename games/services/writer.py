@@ -48,7 +48,7 @@ from games.services.record import (
     resign_match,
     version_write,
 )
-from games.services.snapshot import TableSnapshot, lobby_state, snapshot
+from games.services.snapshot import TableSnapshot, frozen_names, lobby_state, snapshot
 from games.services.sql import SeatRow
 from games.services.tables import Table, load_code, rules_of, seats_of, table_of
 
@@ -572,6 +572,7 @@ def _start_match(t: Table, user: Any, owner_seat: SeatRow, key: str | None,
         player_2_id=by_index[2].user_id, player_3_id=by_index[3].user_id, started=t.now,
         # A bot in a seat: the match changes no rating (issue #15).
         rated=not any(s.is_bot for s in by_index.values()),
+        seat_names=frozen_names(options, by_index, room.owner_id, t),
     )
     room.current_match = match
     t.match = match

@@ -24,11 +24,20 @@ def phrase_texts(phrase: QuickPhrase) -> dict[str, str]:
     return phrase.texts()
 
 
+def _author_name(message: TalkMessage) -> str:
+    """The author's name as the table shows it: fixed at the match's start at a table that
+    may not talk freely (Match.seat_names, issue #25 item 9), else their name now."""
+    live = str(message.author.public_name)
+    if message.match_id is None or message.match is None:
+        return live
+    return str((message.match.seat_names or {}).get(str(message.author_id), live))
+
+
 def payload_of(message: TalkMessage) -> dict[str, Any]:
     phrase = message.phrase
     return {
         "id": message.pk, "audience": message.audience, "author": message.author_id,
-        "name": message.author.public_name, "seat": message.seat, "text": message.text,
+        "name": _author_name(message), "seat": message.seat, "text": message.text,
         "phrase": phrase.key if phrase is not None else None,
         "phrase_text": phrase_texts(phrase) if phrase is not None else None,
         "match": message.match_id, "version": message.version, "deal": message.deal,
@@ -71,6 +80,7 @@ def history(code: str, seat: int | None, language: str, hidden: Iterable[int],
                 .filter(room_id=room["id"], match_id=room["current_match_id"],
                         hidden__isnull=True, audience__in=audiences_for(seat))
                 .exclude(author_id__in=list(hidden))
-                .select_related("author", "phrase").order_by("-pk")[:HISTORY_LENGTH])
+                .select_related("author", "phrase", "match").order_by("-pk")
+                [:HISTORY_LENGTH])
         messages = [for_reader(payload_of(m), language, trusted) for m in reversed(rows)]
     return {"type": "talk_history", "messages": messages}

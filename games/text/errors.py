@@ -80,6 +80,8 @@ MESSAGES: dict[str, Promise] = {
     ErrorCode.UNKNOWN_PHRASE: _("There is no such quick phrase: choose one from the palette."),
     ErrorCode.TALK_MESSAGE_NOT_FOUND: _("That message is no longer there."),
     ErrorCode.TEXT_TOO_MANY_MARKS: _("Too many accents on one letter: write it plainly."),
+    ErrorCode.ROOM_NAME_FROZEN: _("At a table without free talk the room's name can only "
+                                  "change between matches."),
     ErrorCode.REPORT_REASON_UNKNOWN: _("Choose why you report this message."),
     ErrorCode.ROOM_CLOSED: _("This room is closed: open a new table from the home page."),
     ErrorCode.ROOM_NOT_FOUND: _("There is no room with this invite code."),
