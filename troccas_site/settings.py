@@ -370,6 +370,25 @@ LOGIN_RATE_LIMIT = {
     "window_seconds": env_int("LOGIN_RATE_LIMIT_WINDOW", 300),
 }
 
+# Password-reset requests per mailbox and per client address in one window (issue #25 item 2):
+# over either, the page answers as always and nothing is sent.
+PASSWORD_RESET_RATE_LIMIT = {
+    "per_address": env_int("PASSWORD_RESET_RATE_LIMIT_PER_ADDRESS", 3),
+    "per_ip": env_int("PASSWORD_RESET_RATE_LIMIT_PER_IP", 10),
+    "window_seconds": env_int("PASSWORD_RESET_RATE_LIMIT_WINDOW", 3600),
+}
+# An address gets mail only once its owner opened the link sent to it (accounts/email_confirm.py):
+# the link works this long; "Send the link again" is allowed this often per account.
+EMAIL_CONFIRM_MAX_AGE = env_int("EMAIL_CONFIRM_MAX_AGE", 3 * 24 * 3600)
+EMAIL_CONFIRM_RATE_LIMIT = {
+    "per_user": env_int("EMAIL_CONFIRM_RATE_LIMIT_PER_USER", 3),
+    "window_seconds": env_int("EMAIL_CONFIRM_RATE_LIMIT_WINDOW", 3600),
+}
+# The site's own address for links in mail, e.g. "https://troccas.example" (no path). Empty:
+# the request's scheme and host, which Django checks against ALLOWED_HOSTS. Set it wherever
+# ALLOWED_HOSTS is wide ("*"): then a client's Host header is not to be trusted in a mail.
+TROCCAS_SITE_URL = os.environ.get("TROCCAS_SITE_URL", "").strip().rstrip("/")
+
 # --- Internationalisation -------------------------------------------------------------------
 
 # Django ships no Romansh; teach it the name so the switcher and get_language_info know it.
