@@ -328,6 +328,14 @@ TROCCAS_CONNECTION_PURGE_SECONDS = 60
 TROCCAS_QUEUE_MAX_WAIT = env_int("TROCCAS_QUEUE_MAX_WAIT", 1800)
 TROCCAS_QUEUE_GRACE_SECONDS = env_int("TROCCAS_QUEUE_GRACE_SECONDS", 60)
 TROCCAS_QUEUE_SWEEP_SECONDS = env_int("TROCCAS_QUEUE_SWEEP_SECONDS", 5)
+# Rooms a person opens through the new-room form or the API (issue #25 item 12): at most this
+# many open lobbies (rooms not closed, no match started yet) per account, and at most
+# `per_hour` opened in the window (games/services/rooms.py open_room).
+TROCCAS_MAX_OPEN_ROOMS = env_int("TROCCAS_MAX_OPEN_ROOMS", 5)
+TROCCAS_ROOM_CREATION_RATE = {
+    "per_hour": env_int("TROCCAS_ROOM_CREATION_PER_HOUR", 10),
+    "window_seconds": 3600,
+}
 if TROCCAS_MODE == "distributed":
     CELERY_BEAT_SCHEDULE["sweep-deadlines"] = {
         "task": "games.sweep_deadlines",
