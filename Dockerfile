@@ -29,4 +29,7 @@ RUN useradd --create-home --uid 1000 troccas && chown -R troccas /app
 USER troccas
 
 EXPOSE 8000
-CMD ["uvicorn", "troccas_site.asgi:application", "--host", "0.0.0.0", "--port", "8000", "--workers", "1"]
+# The request deadline and limits of issue #25 item 14 (the Makefile's SERVER_LIMITS).
+CMD ["uvicorn", "troccas_site.asgi:application", "--host", "0.0.0.0", "--port", "8000", "--workers", "1", \
+     "--http", "troccas_site.http_protocol:RequestDeadlineProtocol", "--timeout-keep-alive", "5", \
+     "--h11-max-incomplete-event-size", "16384", "--limit-concurrency", "2000"]

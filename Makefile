@@ -37,6 +37,14 @@ node-deps:
 messages: venv sysdeps-gettext
 	$(BIN)/python manage.py compilemessages --ignore=.venv -v 0
 
+# Half-sent requests (issue #25 item 14): a request must arrive whole within
+# TROCCAS_REQUEST_TIMEOUT seconds (troccas_site/http_protocol.py; uvicorn has no header timeout
+# of its own), idle keep-alive connections close after 5 s, h11's headers are capped, and one
+# process takes at most 2000 connections (503 beyond). The same flags in the Dockerfile,
+# docker-compose.yml and tests/support/servers.py; the proxy's in docs/operations.md.
+SERVER_LIMITS = --http troccas_site.http_protocol:RequestDeadlineProtocol --timeout-keep-alive 5 \
+	--h11-max-incomplete-event-size 16384 --limit-concurrency 2000
+
 # uvicorn refuses websocket frames above 16 KiB itself; the protocol's own limit (4 KiB)
 # answers anything between with MESSAGE_TOO_LARGE. DJANGO_PORT: the default trusted origins
 # (the websocket Origin check, CSRF) follow the port.
@@ -45,7 +53,7 @@ run: venv messages
 	$(BIN)/python manage.py demo_data
 	$(BIN)/python manage.py collectstatic --noinput -v 0
 	DJANGO_PORT=$(PORT) $(BIN)/uvicorn troccas_site.asgi:application --host $(HOST) \
-		--port $(PORT) --ws-max-size 16384
+		--port $(PORT) --ws-max-size 16384 $(SERVER_LIMITS)
 
 # The checks that keep the layers apart first (quick, and a broken contract fails the run
 # before the suite), then the whole suite twice: on the embedded default (SQLite, in-memory

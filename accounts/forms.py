@@ -3,6 +3,7 @@ each form speaks the player's language, Romansh included (Django has no Romansh 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, cast
 
 from django import forms
@@ -201,6 +202,17 @@ class PasswordResetForm(auth_forms.PasswordResetForm):
         super().__init__(*args, **kwargs)
         self.fields["email"].label = _("Email address")
         translate_required(self)
+
+    def get_users(self, email: str) -> Iterator[User]:
+        """Only accounts whose address is confirmed get a reset link (issue #25 item 2): an
+        address someone merely typed into a profile gets nothing, and the page says the same
+        thing either way."""
+        candidates = User.objects.filter(confirmed_email__iexact=email, is_active=True,
+                                         is_bot=False)
+        for user in candidates:
+            if (user.email_confirmed and user.has_usable_password()
+                    and email.casefold() == user.email.casefold()):
+                yield user
 
 
 class DeleteAccountForm(forms.Form):

@@ -114,6 +114,17 @@ class User(AbstractUser):
         return self.anonymised_at is not None
 
     @property
+    def email_confirmed(self) -> bool:
+        """The current address is the one its owner confirmed."""
+        return bool(self.email) and self.email == self.confirmed_email
+
+    @property
+    def mail_address(self) -> str:
+        """Where mail for this account may go: its address once confirmed, else "" (nothing
+        but the confirmation link goes to an unconfirmed one; accounts/email_confirm.py)."""
+        return self.email if self.email_confirmed and self.is_active else ""
+
+    @property
     def public_name(self) -> str:
         """The name shown to other players, in the language active when it is rendered."""
         if self.is_anonymised:

@@ -1,4 +1,5 @@
-"""Log-in attempts counted on the cache: per username and address, and per address alone.
+"""Attempts counted on the cache: log-ins per username and address and per address alone;
+password resets per mailbox and per address, and confirmation links per account (`hit`).
 
 Every way to log in (the log-in page, the JSON API, the admin) authenticates through
 accounts.backends.RateLimitedModelBackend, which reserves the attempt here before any password
@@ -24,9 +25,9 @@ def client_address(request: HttpRequest) -> str:
     return request.META.get("REMOTE_ADDR") or "unknown"
 
 
-def _key(kind: str, *parts: str) -> str:
+def _key(kind: str, *parts: str, prefix: str = "login-fail") -> str:
     digest = hashlib.sha256("\x00".join(parts).encode()).hexdigest()[:32]
-    return f"login-fail:{kind}:{digest}"
+    return f"{prefix}:{kind}:{digest}"
 
 
 def _keys(request: HttpRequest, username: str) -> tuple[str, str]:
@@ -71,3 +72,10 @@ def release(request: HttpRequest, username: str) -> None:
     cache.delete(user_key)
     with contextlib.suppress(ValueError):  # the window ended meanwhile
         cache.decr(ip_key)
+
+
+def hit(kind: str, subject: str, limit: int, window: int) -> bool:
+    """Count one attempt of `kind` (a password reset, a confirmation link) for `subject` (an
+    address, a mailbox, an account id); False once it is over `limit` in the `window`
+    (seconds). The same fixed windows as the log-ins, under keys of their own."""
+    return _count(_key(kind, subject, prefix="limit"), window) <= limit

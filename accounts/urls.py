@@ -10,6 +10,8 @@ urlpatterns = [
     path("logout/", views.LogoutView.as_view(), name="logout"),
     path("profile/", views.ProfileView.as_view(), name="profile"),
     path("delete/", views.DeleteAccountView.as_view(), name="delete"),
+    path("email/confirm/<str:token>/", views.EmailConfirmView.as_view(), name="email_confirm"),
+    path("email/confirm-again/", views.email_confirm_again, name="email_confirm_again"),
     path("password/change/", views.PasswordChangeView.as_view(), name="password_change"),
     path(
         "password/change/done/",

@@ -24,10 +24,11 @@ from django.views.decorators.http import require_POST
 from django.views.generic import FormView, UpdateView
 from django.views.i18n import set_language as django_set_language
 
-from . import forms
+from . import email_confirm, forms, ratelimit
 from .middleware import set_language_cookie
 from .models import User
 from .signed_in import signed_in_user
+from .site_url import site_url
 
 if TYPE_CHECKING:
     # django-stubs makes the generic views generic in their form (and model); Django's take no
@@ -78,6 +79,7 @@ class SignUpView(_SignUpBase):
 
     def form_valid(self, form: forms.SignUpForm) -> HttpResponse:
         user = form.save()
+        email_confirm.send_link(self.request, user)
         # The site's one backend (settings.AUTHENTICATION_BACKENDS): a session names the backend
         # that signed it in, and one not listed there is signed out on its next request.
         login(self.request, user, backend=settings.AUTHENTICATION_BACKENDS[0])
@@ -113,9 +115,20 @@ class ProfileView(LoginRequiredMixin, _ProfileBase):
         return signed_in_user(self.request)
 
     def form_valid(self, form: forms.ProfileForm) -> HttpResponse:
-        user = form.save()
+        user = form.save(commit=False)
+        new_address = "email" in form.changed_data
+        # A new address is unconfirmed until its link is opened; mail goes nowhere meanwhile.
+        if user.email != user.confirmed_email:
+            user.confirmed_email = ""
+        user.save()
+        if new_address:
+            email_confirm.send_link(self.request, user)
         with translation.override(user.preferred_language):
             messages.success(self.request, _("Your profile has been saved."))
+            if new_address and user.email:
+                messages.info(self.request, _(
+                    "We sent a link to %(address)s: open it to confirm the address.")
+                    % {"address": user.email})
             target = reverse("accounts:profile")
         return set_language_cookie(HttpResponseRedirect(target), user.preferred_language)
 
@@ -137,6 +150,27 @@ class PasswordResetView(auth_views.PasswordResetView):
     subject_template_name = "accounts/email/password_reset_subject.txt"
     success_url = reverse_lazy("accounts:password_reset_done")
 
+    def form_valid(self, form: forms.PasswordResetForm) -> HttpResponse:
+        # Over a limit the answer is the same page as always: nothing tells the requester
+        # whether a mail went out, or whether the address has an account.
+        if not _reset_allowed(self.request, form.cleaned_data["email"]):
+            return HttpResponseRedirect(self.get_success_url())
+        # The link's site is this one's, never the Host a client sent (accounts/site_url.py).
+        site = site_url(self.request)
+        self.extra_email_context = {"site": site, "domain": urlsplit(site).netloc}
+        return super().form_valid(form)
+
+
+def _reset_allowed(request: HttpRequest, address: str) -> bool:
+    """Count a reset request per client address and, when that allows it, per mailbox."""
+    limits = settings.PASSWORD_RESET_RATE_LIMIT
+    window = limits["window_seconds"]
+    if not ratelimit.hit("reset-ip", ratelimit.client_address(request), limits["per_ip"],
+                         window):
+        return False
+    return ratelimit.hit("reset-address", address.strip().casefold(), limits["per_address"],
+                         window)
+
 
 class PasswordResetDoneView(auth_views.PasswordResetDoneView):
     template_name = "accounts/password_reset_done.html"
@@ -150,6 +184,44 @@ class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
 
 class PasswordResetCompleteView(auth_views.PasswordResetCompleteView):
     template_name = "accounts/password_reset_complete.html"
+
+
+class EmailConfirmView(View):
+    """The link mailed to a new address. Opening it (signed in or not) shows a page whose
+    button confirms: a GET changes nothing, so a mail scanner that fetches every link does
+    not confirm an address for its reader (docs/decisions.md)."""
+
+    template_name = "accounts/email_confirm.html"
+
+    def get(self, request: HttpRequest, token: str) -> HttpResponse:
+        user = email_confirm.user_for(token)
+        return render(request, self.template_name, {
+            "valid": user is not None, "address": user.email if user else "",
+            "done": user is not None and user.email_confirmed})
+
+    def post(self, request: HttpRequest, token: str) -> HttpResponse:
+        user = email_confirm.confirm(token)
+        if user is None:
+            return render(request, self.template_name, {"valid": False}, status=400)
+        return render(request, self.template_name,
+                      {"valid": True, "done": True, "address": user.email})
+
+
+@login_required
+@require_POST
+def email_confirm_again(request: HttpRequest) -> HttpResponse:
+    """The profile's "Send the link again", a few times an hour per account."""
+    user = signed_in_user(request)
+    if not user.email or user.email_confirmed:
+        messages.info(request, _("There is no address to confirm."))
+    elif email_confirm.send_link_again(request, user):
+        messages.success(request, _(
+            "We sent a link to %(address)s: open it to confirm the address.")
+            % {"address": user.email})
+    else:
+        messages.error(request, _(
+            "You asked for many links in a short time. Please wait a while and try again."))
+    return redirect("accounts:profile")
 
 
 @method_decorator(login_required, name="dispatch")

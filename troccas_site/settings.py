@@ -328,6 +328,14 @@ TROCCAS_CONNECTION_PURGE_SECONDS = 60
 TROCCAS_QUEUE_MAX_WAIT = env_int("TROCCAS_QUEUE_MAX_WAIT", 1800)
 TROCCAS_QUEUE_GRACE_SECONDS = env_int("TROCCAS_QUEUE_GRACE_SECONDS", 60)
 TROCCAS_QUEUE_SWEEP_SECONDS = env_int("TROCCAS_QUEUE_SWEEP_SECONDS", 5)
+# Rooms a person opens through the new-room form or the API (issue #25 item 12): at most this
+# many open lobbies (rooms not closed, no match started yet) per account, and at most
+# `per_hour` opened in the window (games/services/rooms.py open_room).
+TROCCAS_MAX_OPEN_ROOMS = env_int("TROCCAS_MAX_OPEN_ROOMS", 5)
+TROCCAS_ROOM_CREATION_RATE = {
+    "per_hour": env_int("TROCCAS_ROOM_CREATION_PER_HOUR", 10),
+    "window_seconds": 3600,
+}
 if TROCCAS_MODE == "distributed":
     CELERY_BEAT_SCHEDULE["sweep-deadlines"] = {
         "task": "games.sweep_deadlines",
@@ -369,6 +377,25 @@ LOGIN_RATE_LIMIT = {
     "per_ip": env_int("LOGIN_RATE_LIMIT_PER_IP", 20),
     "window_seconds": env_int("LOGIN_RATE_LIMIT_WINDOW", 300),
 }
+
+# Password-reset requests per mailbox and per client address in one window (issue #25 item 2):
+# over either, the page answers as always and nothing is sent.
+PASSWORD_RESET_RATE_LIMIT = {
+    "per_address": env_int("PASSWORD_RESET_RATE_LIMIT_PER_ADDRESS", 3),
+    "per_ip": env_int("PASSWORD_RESET_RATE_LIMIT_PER_IP", 10),
+    "window_seconds": env_int("PASSWORD_RESET_RATE_LIMIT_WINDOW", 3600),
+}
+# An address gets mail only once its owner opened the link sent to it (accounts/email_confirm.py):
+# the link works this long; "Send the link again" is allowed this often per account.
+EMAIL_CONFIRM_MAX_AGE = env_int("EMAIL_CONFIRM_MAX_AGE", 3 * 24 * 3600)
+EMAIL_CONFIRM_RATE_LIMIT = {
+    "per_user": env_int("EMAIL_CONFIRM_RATE_LIMIT_PER_USER", 3),
+    "window_seconds": env_int("EMAIL_CONFIRM_RATE_LIMIT_WINDOW", 3600),
+}
+# The site's own address for links in mail, e.g. "https://troccas.example" (no path). Empty:
+# the request's scheme and host, which Django checks against ALLOWED_HOSTS. Set it wherever
+# ALLOWED_HOSTS is wide ("*"): then a client's Host header is not to be trusted in a mail.
+TROCCAS_SITE_URL = os.environ.get("TROCCAS_SITE_URL", "").strip().rstrip("/")
 
 # --- Internationalisation -------------------------------------------------------------------
 

@@ -117,6 +117,9 @@ class ErrorCode(StrEnum):
     QUEUE_SEATED_IN_MATCH = "QUEUE_SEATED_IN_MATCH"
     QUEUE_NOT_WAITING = "QUEUE_NOT_WAITING"
     QUEUE_BOTS_NOT_YET = "QUEUE_BOTS_NOT_YET"
+    # Rooms per account (issue #25 item 12; games/services/rooms.py open_room).
+    TOO_MANY_OPEN_ROOMS = "TOO_MANY_OPEN_ROOMS"
+    ROOM_CREATION_RATE_LIMITED = "ROOM_CREATION_RATE_LIMITED"
 
     @property
     def http_status(self) -> int:
@@ -147,10 +150,12 @@ HTTP_STATUS: Final[dict[ErrorCode, int]] = {
     ErrorCode.QUEUE_SEATED_IN_MATCH: 409,
     ErrorCode.QUEUE_NOT_WAITING: 409,
     ErrorCode.QUEUE_BOTS_NOT_YET: 409,
+    ErrorCode.TOO_MANY_OPEN_ROOMS: 409,
     ErrorCode.MESSAGE_TOO_LARGE: 413,
     ErrorCode.UNSUPPORTED_MEDIA_TYPE: 415,
     ErrorCode.RATE_LIMITED: 429,
     ErrorCode.TOO_MANY_INVITATIONS: 429,
+    ErrorCode.ROOM_CREATION_RATE_LIMITED: 429,
     ErrorCode.SERVER_ERROR: 500,
 }
 

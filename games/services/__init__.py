@@ -36,7 +36,7 @@ from games.services.presence import (
     seat_of_user,
     touch,
 )
-from games.services.rooms import create_room
+from games.services.rooms import create_room, open_room
 from games.services.tables import rules_of
 from games.services.writer import (
     Outcome,
@@ -51,6 +51,7 @@ __all__ = [
     "PRESENCE_TIMEOUT", "Command", "Outcome", "ServiceError", "away_seats", "connect",
     "connected_users",
     "create_practice_table", "create_room", "disconnect", "fire_deadline", "wake", "key_of",
+    "open_room",
     "may_watch", "owner_blocked", "play_bot_turn", "sweep_bot_turns", "wake_bot",
     "purge_stale_connections", "rules_of",
     "seat_of_user", "shuffled_deck", "staff_close_room", "staff_end_match", "submit",

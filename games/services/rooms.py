@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import transaction
 
+from accounts import ratelimit
 from accounts.validators import is_showable, normalise
 from games.engine.errors import OptionsError
 from games.engine.options import ROOM_TURN_SECONDS, Options
@@ -45,3 +48,32 @@ def create_room(owner: Any, options: dict[str, Any] | None = None, *, name: str 
             Seat.objects.create(room=room, user=owner, team=take_seat,
                                 index=0 if take_seat == "A" else 1)
     return room
+
+
+def open_lobby_count(owner: Any) -> int:
+    """The owner's open lobbies: rooms of theirs not closed where no match was ever started.
+    A practice table (Play now) and a Find a game table start their first deal at once, so they
+    never count here (a practice table falls under the open bot tables' cap instead)."""
+    return Room.objects.filter(owner=owner, closed__isnull=True, matches__isnull=True).count()
+
+
+def open_room(owner: Any, options: dict[str, Any] | None = None, **fields: Any) -> Room:
+    """A room a person asked for through the new-room form or the JSON API (issue #25 item 12):
+    `create_room`, refused with TOO_MANY_OPEN_ROOMS while the owner has
+    `TROCCAS_MAX_OPEN_ROOMS` open lobbies, and with ROOM_CREATION_RATE_LIMITED beyond
+    `TROCCAS_ROOM_CREATION_RATE["per_hour"]` rooms opened this way in the window. Nothing is
+    created on a refusal."""
+    limit = settings.TROCCAS_MAX_OPEN_ROOMS
+    rate = settings.TROCCAS_ROOM_CREATION_RATE
+    with transaction.atomic():
+        # The owner's row, locked, is what two concurrent requests of one account queue on:
+        # the count and the insert below are then one step (SQLite serialises writers anyway).
+        get_user_model().objects.select_for_update().filter(pk=owner.pk).first()
+        if open_lobby_count(owner) >= limit:
+            raise ServiceError("TOO_MANY_OPEN_ROOMS")
+        # The username too: a test database that starts its ids afresh meets a cache (Redis)
+        # that may still count an earlier run's account of the same id.
+        if not ratelimit.hit("room-create", f"{owner.pk}:{owner.get_username()}",
+                             rate["per_hour"], rate["window_seconds"]):
+            raise ServiceError("ROOM_CREATION_RATE_LIMITED")
+        return create_room(owner, options, **fields)

@@ -4,6 +4,7 @@ invite link, and an e-mail too if the friend asked for them on their profile pag
 from __future__ import annotations
 
 import logging
+import re
 from typing import Any
 
 from django.conf import settings
@@ -11,6 +12,7 @@ from django.core.mail import send_mail
 from django.db import transaction
 from django.template.loader import render_to_string
 from django.utils import translation
+from django.utils.translation import gettext
 
 from accounts.models import User
 from games.models import NoticeKind, Room, Seat
@@ -49,7 +51,8 @@ def invitable_friends(user: Any, room: Room) -> list[User]:
 
 def invite(user: Any, room: Room, friend_id: int, base_url: str) -> User:
     """`user`, seated at `room`, invites their friend `friend_id`: a notification now, and an
-    e-mail after commit if the friend opted in and has an address."""
+    e-mail after commit if the friend opted in and has a confirmed address. `base_url` is the
+    site's own address (accounts.site_url), never one a client sent."""
     _check_inviter(user, room)
     friend = User.objects.filter(pk=friend_id, is_active=True, is_bot=False).first()
     if friend is None:
@@ -63,22 +66,42 @@ def invite(user: Any, room: Room, friend_id: int, base_url: str) -> User:
     check_rate(user)
     with transaction.atomic():
         notifications.notify(friend.pk, NoticeKind.INVITE, user, room)
-        if friend.invite_emails and friend.email:
+        # Only to an address its owner confirmed (issue #25 item 2).
+        if friend.invite_emails and friend.mail_address:
             link = invite_link(room, base_url)
             transaction.on_commit(lambda: _send_email(friend, user, room, link))
     return friend
 
 
+# What a mail program would make a link of: a scheme, "www.", an address, a domain name.
+_LINK_LIKE = re.compile(r"(?i)://|www\.|@|[\w-]\.[a-z]{2,}\b")
+
+
+def mail_name(name: str) -> str:
+    """The inviter's name as it may stand in a mail body: plain text, never something a mail
+    program turns into a link (only the site's own link may be one); otherwise "One of your
+    friends"."""
+    return gettext("One of your friends") if _LINK_LIKE.search(name) else name
+
+
 def _send_email(friend: User, inviter: Any, room: Room, link: str) -> None:
     """The invitation by e-mail, in the friend's own language. A mail server that fails does
-    not undo the invitation: the notification is there anyway."""
+    not undo the invitation: the notification is there anyway.
+
+    Its subject is fixed (no name anyone chose; issue #25 item 2), its body names the inviter
+    as plain text and links only to this site's room page; the room's own name stays on the
+    site, behind the link."""
+    address = friend.mail_address
+    if not address:  # unconfirmed meanwhile
+        return
     language = friend.preferred_language or settings.LANGUAGE_CODE
     with translation.override(language):
-        context = {"inviter": inviter.public_name, "room": str(room), "link": link,
+        context = {"inviter": mail_name(inviter.public_name), "link": link,
                    "friend": friend.public_name}
-        subject = render_to_string("games/email/invite_subject.txt", context).strip()
+        subject = "".join(render_to_string(
+            "games/email/invite_subject.txt", context).splitlines()).strip()
         body = render_to_string("games/email/invite.txt", context)
     try:
-        send_mail(subject, body, None, [friend.email])
+        send_mail(subject, body, None, [address])
     except Exception:  # logged; the in-site notification stands
         log.exception("invitation e-mail to user %s failed", friend.pk)

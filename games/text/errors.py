@@ -134,6 +134,11 @@ MESSAGES: dict[str, Promise] = {
                                        "for another table."),
     ErrorCode.QUEUE_NOT_WAITING: _("You are not waiting for a table."),
     ErrorCode.QUEUE_BOTS_NOT_YET: _("Bots are offered only after the wait you chose."),
+    # Rooms per account (games/services/rooms.py open_room)
+    ErrorCode.TOO_MANY_OPEN_ROOMS: _("You already have several rooms waiting for players: "
+                                     "close one of them before you open another."),
+    ErrorCode.ROOM_CREATION_RATE_LIMITED: _("You have opened many rooms in a short time: "
+                                            "please wait a while."),
 }
 
 

@@ -221,8 +221,8 @@ def _create_room(request: HttpRequest) -> JsonResponse:
     if team not in ("A", "B", None):
         raise ApiError(ErrorCode.INVALID_FIELD, "team")
     # A ServiceError (e.g. INVALID_OPTIONS) answers with its own code and status (`endpoint`).
-    room = services.create_room(user, options, name=name, visibility=visibility,
-                                allow_spectators=allow_spectators, take_seat=team)
+    room = services.open_room(user, options, name=name, visibility=visibility,
+                              allow_spectators=allow_spectators, take_seat=team)
     body: dict[str, Any] = {"code": room.code, **room_urls(request, room.code),
                             "room": room_json(request, room, 0 if team is None else 1, False)}
     response = _json(body, 201)

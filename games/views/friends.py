@@ -20,6 +20,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from accounts.models import User
 from accounts.signed_in import signed_in_user
+from accounts.site_url import site_url
 from games.engine.errors import TroccasError
 from games.history.reliability import finished_record
 from games.models import Block, FriendRequest, Room
@@ -185,7 +186,7 @@ def invite(request: HttpRequest, code: str) -> HttpResponse:
         if target is None:
             raise ServiceError("PLAYER_NOT_FOUND")
         friend = invitations.invite(signed_in_user(request), room, target,
-                                    request.build_absolute_uri("/"))
+                                    site_url(request) + "/")
     except TroccasError as exc:
         messages.error(request, message_for(exc.code))
     else:

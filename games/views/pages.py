@@ -23,6 +23,7 @@ from accounts.models import BOT_LEVEL_NAMES
 from accounts.signed_in import signed_in_user
 from games import services
 from games.bots import LEVELS
+from games.engine.errors import ErrorCode
 from games.forms import CreateRoomForm, HouseRulesForm
 from games.models import Announcement, FAQEntry, Match, MatchStatus, Room, Seat, Team
 from games.talk import invitations, online
@@ -185,13 +186,17 @@ def create_room(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
-            room = services.create_room(
+            room = services.open_room(
                 signed_in_user(request), form.options(), name=data["name"],
                 visibility=data["visibility"], allow_spectators=data["allow_spectators"],
                 take_seat=data["team"])
-        except services.ServiceError:
-            form.add_error(None, _("These house rules are not valid: check the values and "
-                                   "try again."))
+        except services.ServiceError as exc:
+            if exc.code in (ErrorCode.TOO_MANY_OPEN_ROOMS,
+                            ErrorCode.ROOM_CREATION_RATE_LIMITED):
+                form.add_error(None, message_for(exc.code))
+            else:
+                form.add_error(None, _("These house rules are not valid: check the values "
+                                       "and try again."))
         else:
             return redirect(room)
     return render(request, "games/create_room.html", {"form": form})

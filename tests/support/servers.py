@@ -24,7 +24,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import quote
@@ -54,6 +54,13 @@ requires_distributed_postgres = pytest.mark.skipif(
     or settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql",
     reason="needs the distributed mode (REDIS_URL) on PostgreSQL (DATABASE_URL)",
 )
+
+
+# The product's request deadline and limits (the Makefile's SERVER_LIMITS, issue #25 item 14):
+# every server a test starts runs with them, so the suite's sockets and pages pass through.
+SERVER_LIMITS = ("--http", "troccas_site.http_protocol:RequestDeadlineProtocol",
+                 "--timeout-keep-alive", "5", "--h11-max-incomplete-event-size", "16384",
+                 "--limit-concurrency", "2000")
 
 
 def free_port() -> int:
@@ -177,14 +184,14 @@ class Server:
         self.base = f"http://127.0.0.1:{port}"
 
 
-def start_server(start: Callable[..., Proc], name: str, env: dict[str, str], log: Path
-                 ) -> Server:
+def start_server(start: Callable[..., Proc], name: str, env: dict[str, str], log: Path,
+                 args: Sequence[str] = ()) -> Server:
     """Start one uvicorn process on a free port with `start` (processes()'s factory, which
     kills it after the test); wait for it with `wait_until_serving`."""
     port = free_port()
     proc = start(name, [
         str(BIN / "uvicorn"), "troccas_site.asgi:application", "--host", "127.0.0.1",
-        "--port", str(port), "--log-level", "warning",
+        "--port", str(port), "--log-level", "warning", *SERVER_LIMITS, *args,
     ], env, log)
     return Server(proc, port)
 
@@ -204,12 +211,13 @@ def wait_until_serving(server: Server, timeout: float = READY_TIMEOUT) -> None:
 
 
 @contextmanager
-def uvicorn_server(env: dict[str, str], log: Path, *, ready_timeout: float = READY_TIMEOUT
-                   ) -> Iterator[str]:
+def uvicorn_server(env: dict[str, str], log: Path, *, ready_timeout: float = READY_TIMEOUT,
+                   args: Sequence[str] = ()) -> Iterator[str]:
     """Serve troccas_site.asgi with `env` on a free loopback port; yield its base URL. The
-    server is asked to stop (SIGTERM) and killed if it does not."""
+    server is asked to stop (SIGTERM) and killed if it does not. `args`: more uvicorn flags
+    (a later one wins over SERVER_LIMITS')."""
     with processes() as start:
-        server = start_server(start, "uvicorn", env, log)
+        server = start_server(start, "uvicorn", env, log, args)
         try:
             wait_until_serving(server, ready_timeout)
             yield server.base
