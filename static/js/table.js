@@ -311,12 +311,15 @@ function start() {
     else if (key === "l" && table.view && table.view.last_trick) table.toggleLast();
     else if (key === "d") table.pressDeal();
     else if (key === "?") byId("help-pop").togglePopover();
-    else if (key === "escape" && table.showLast) table.toggleLast(false);
-    else if (key === "escape" && table.hold) table.skipHold();
-    // Esc closes the score sheet, unless it is closing the help over it.
+    // Esc closes what lies on top first: the score sheet lies over the felt, so it goes
+    // before the trick held under it (unless Esc is closing the help over the sheet). The
+    // trick's hold ends on a timer; while it lasts (a slow device, a paused page clock) Esc
+    // used to gather the hidden trick and leave the sheet in place (issue #24 item 7).
     else if (key === "escape" && table.sheetShown() && !byId("help-pop").matches(":popover-open")) {
       table.closeSheet();
     }
+    else if (key === "escape" && table.showLast) table.toggleLast(false);
+    else if (key === "escape" && table.hold && !table.sheetShown()) table.skipHold();
     else return;
     e.preventDefault();
   });
