@@ -96,6 +96,7 @@ def say(seat: Seat, text: str) -> None:
 def talk_closed(page: Any) -> None:
     """Fold the talk panel a wide screen opens beside the table: only then a line flashes."""
     button = page.locator("#table-app [data-action=talk]")
+    assert button.count() == 1, "no talk button in the score bar"
     if button.get_attribute("aria-expanded") == "true":
         button.click()
         page.wait_for_function("document.querySelector('#table-app [data-action=talk]')"

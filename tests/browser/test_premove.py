@@ -117,13 +117,12 @@ def pressed(page: Any, card_id: str) -> str | None:
     return card(page, card_id).get_attribute("aria-pressed")
 
 
-def mine_on_table(view: dict[str, Any]) -> str | None:
-    """The card my seat has in the open trick, or in the one just completed."""
-    for trick in (view.get("trick"), view.get("last_trick")):
-        for seat, played in (trick or {}).get("cards", []):
-            if seat == ME:
-                return str(played)
-    return None
+def my_next_play(me: Seat, hand: list[str]) -> str:
+    """Wait for a card of `hand` (my hand before) to leave my hand; the card."""
+    me.until(lambda: len(me.view["hand"]) < len(hand))
+    gone = [c for c in hand if c not in me.view["hand"]]
+    assert len(gone) == 1, gone
+    return gone[0]
 
 
 def test_cards_chosen_early_and_the_single_legal_card(browser: Any, site_server: str,
@@ -168,9 +167,9 @@ def test_cards_chosen_early_and_the_single_legal_card(browser: Any, site_server:
         assert page.locator(".hand .card[aria-pressed=true]").count() == 1
         shot(page, artifacts, "premove-chosen-phone")
         assert sent_plays(page) == []
+        hand = list(me.view["hand"])
         latest = command(seats, before, "play_card", card=lead)
-        me.until(lambda: mine_on_table(me.view) is not None)
-        assert mine_on_table(me.view) == chosen
+        assert my_next_play(me, hand) == chosen
         plays = sent_plays(page)
         assert len(plays) == 1 and plays[0]["card"] == chosen, plays
         # Sent at the version that made it my turn, with an action id of its own.
@@ -279,6 +278,7 @@ def test_cards_chosen_early_and_the_single_legal_card(browser: Any, site_server:
             elif len(legal) == 1 and not single_checked:
                 # One legal card: lifted for a moment (the clock stands still), then played.
                 page.clock.pause_at(datetime.now() + timedelta(seconds=2))
+                hand = list(me.view["hand"])
                 command(seats, before, "play_card", card=lead)
                 wait_version(page, me.version)
                 lifted = page.locator(f".hand .card.auto-play[data-card='{legal[0]}']")
@@ -286,8 +286,7 @@ def test_cards_chosen_early_and_the_single_legal_card(browser: Any, site_server:
                 shot(page, artifacts, "premove-single-card-phone")
                 assert len(sent_plays(page)) == sent_before
                 page.clock.run_for(1000)
-                me.until(lambda: mine_on_table(me.view) is not None)
-                assert mine_on_table(me.view) == legal[0]
+                assert my_next_play(me, hand) == legal[0]
                 plays = sent_plays(page)
                 assert len(plays) == sent_before + 1 and plays[-1]["card"] == legal[0], plays
                 page.clock.resume()
