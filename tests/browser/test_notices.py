@@ -93,13 +93,18 @@ def say(seat: Seat, text: str) -> None:
             return
 
 
-def talk_closed(page: Any) -> None:
-    """Fold the talk panel a wide screen opens beside the table: only then a line flashes."""
+def talk_closed(page: Any, width: int) -> None:
+    """Fold the talk panel a wide screen opens beside the table: only then a line flashes.
+    First the page follows its new size (talk.js opens the panel at 64rem and wider)."""
     button = page.locator("#table-app [data-action=talk]")
     assert button.count() == 1, "no talk button in the score bar"
-    if button.get_attribute("aria-expanded") == "true":
+    expanded = "#table-app [data-action=talk]"
+    page.wait_for_function(
+        f"document.querySelector('{expanded}').getAttribute('aria-expanded') === "
+        f"'{str(width >= 1024).lower()}'")
+    if width >= 1024:
         button.click()
-        page.wait_for_function("document.querySelector('#table-app [data-action=talk]')"
+        page.wait_for_function(f"document.querySelector('{expanded}')"
                                ".getAttribute('aria-expanded') === 'false'")
 
 
@@ -168,7 +173,7 @@ def test_band_notices_cover_no_card_and_the_sheet_closes(browser: Any, site_serv
         wait_version(player, latest)
         for width, height in REVEAL_SIZES:
             player.set_viewport_size({"width": width, "height": height})
-            talk_closed(player)
+            talk_closed(player, width)
             speaker, text = line()
             flash_everywhere([player], speaker, text)
             assert seats[0].view["phase"] == "REVEAL", "the reveal window closed too soon"
@@ -206,7 +211,7 @@ def test_band_notices_cover_no_card_and_the_sheet_closes(browser: Any, site_serv
             for page in (player, watcher):
                 page.set_viewport_size({"width": width, "height": height})
                 page.wait_for_timeout(60)  # the page's resize handler
-                talk_closed(page)
+                talk_closed(page, width)
             speaker, text = line()
             flash_everywhere([player, watcher], speaker, text)
             measure(player, f"player {width}x{height}", {"buob": 1, "flash": 1, "trick": 1,
