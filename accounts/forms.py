@@ -149,7 +149,8 @@ class AdminLoginForm(LoginForm, AdminAuthenticationForm):
 class ProfileForm(_UserModelForm):
     class Meta:
         model = User
-        fields = ("display_name", "email", "preferred_language", "table_sounds", "invite_emails")
+        fields = ("display_name", "email", "preferred_language", "table_sounds",
+                  "play_single_card", "invite_emails")
         labels = {
             "display_name": _("Display name"),
             "email": _("Email address"),

@@ -164,6 +164,7 @@ class User(AbstractUser):
             self.display_name = ""
             self.preferred_language = ""
             self.table_sounds = False
+            self.play_single_card = False
             self.invite_emails = False
             self.confirmed_email = ""
             self.is_active = False

@@ -17,6 +17,7 @@ urlpatterns = [
     path("rules/", rules_views.rules, name="rules"),
     path("rules/bock/", rules_views.bock, name="rules_bock"),
     path("preferences/sounds/", preference_views.table_sounds, name="table_sounds"),
+    path("preferences/single-card/", preference_views.play_single_card, name="play_single_card"),
     path("rooms/join/", views.join, name="join"),
     path("rooms/new/", views.create_room, name="create_room"),
     path("play/", views.play_now, name="play_now"),

@@ -226,6 +226,7 @@ def ui_strings() -> dict[str, str]:
     s.update(refusal_strings())
     s.update(bot_strings())
     s.update(notice_strings())
+    s.update(early_strings())
     s["suit_C"] = _("cups")
     s["suit_R"] = _("coins")
     s["suit_S"] = _("swords")
@@ -262,4 +263,19 @@ def bot_strings() -> dict[str, str]:
         # After "away 0:45 · ": the countdown of the room's grace period, then who plays.
         "stand_in_in": _("bot in %(time)s"),
         "stand_in_for": _("bot for %(name)s"),
+    }
+
+
+def early_strings() -> dict[str, str]:
+    """Choosing a card early and the single legal card played by itself (issue #24 item 15,
+    static/js/views/premove.js and play_pref.js)."""
+    return {
+        "early_chosen": _("%(card)s chosen early: it is played when your turn comes. Choose it "
+                          "again to cancel."),
+        "early_cancelled": _("%(card)s is no longer chosen early."),
+        "early_dropped": _("The card you chose early cannot be played now."),
+        "early_help": _("While another player is on turn, choosing a card keeps it for your "
+                        "turn."),
+        "single_card_auto": _("Your only legal card, %(card)s, is played by itself."),
+        "single_card_not_saved": _("Your choice could not be saved: try again."),
     }

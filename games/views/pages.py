@@ -102,6 +102,9 @@ def room(request: HttpRequest, code: str) -> HttpResponse:
         "favicon_turn": static("img/favicon-turn.svg"),
         "sounds": user.table_sounds if user.is_authenticated else None,
         "sounds_url": reverse("games:table_sounds") if user.is_authenticated else None,
+        # Issue #24 item 15: "play a single legal card by itself", changed from the drawer.
+        "single_card": user.play_single_card if user.is_authenticated else None,
+        "single_card_url": reverse("games:play_single_card") if user.is_authenticated else None,
         "csrf": get_token(request) if user.is_authenticated else None,
     }
     # Issue #17: a seated player of an open room invites a friend from the drawer.

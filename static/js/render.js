@@ -14,6 +14,7 @@ import { wireHelp } from "./views/help.js";
 import { renderLobby } from "./views/lobby.js";
 import { POS, Scene } from "./views/scene.js";
 import { renderBar } from "./views/scorebar.js";
+import { premoveOnView } from "./views/premove.js";
 import { renderOverlay } from "./views/scoresheet.js";
 import { renderSeat } from "./views/seats.js";
 import { announceTurn, renderStatus, setBanner, tick } from "./views/status.js";
@@ -47,6 +48,18 @@ export class Table extends Scene {
     this.attachBuob = false;
     this.showPiles = false;
     this.busyUntil = 0;
+    /** @type {CardId | null} the card chosen early, played when the turn comes (premove.js) */
+    this.early = null;
+    /** Whether this page has shown what a card chosen early means (once, as a toast). */
+    this.earlyHinted = false;
+    /** The player's option: play a single legal card by itself (the drawer, the profile). */
+    this.singleCard = !!ctx.cfg.single_card;
+    /** @type {CardId | null} the only legal card, lifted for a moment before it is played */
+    this.autoCard = null;
+    /** The turn whose single card was played by itself (premove.js `turnKey`). */
+    this.singleTurn = "";
+    /** @type {number | undefined} */
+    this.singleTimer = undefined;
     /** @type {Set<CardId>} */
     this.prevTrickCards = new Set();
     /** @type {Set<CardId>} the trick's cards that just arrived (they slide in) */
@@ -75,7 +88,7 @@ export class Table extends Scene {
     this.actions = h("div.actions");
     this.hand = h("div.hand", { role: "group", "aria-label": S.your_hand,
       "aria-describedby": "hand-help" });
-    this.handHelp = h("p.visually-hidden", { id: "hand-help" }, S.hand_help);
+    this.handHelp = h("p.visually-hidden", { id: "hand-help" }, `${S.hand_help} ${S.early_help}`);
     this.overlay = h("div.overlay", { hidden: true });
     this.tableEl = h("section.table", { hidden: true }, this.bar, this.felt, this.status,
       this.actions, this.hand, this.handHelp, this.overlay);
@@ -129,6 +142,7 @@ export class Table extends Scene {
       if (view.phase !== "ROUND_OVER") this.showPiles = false;
     }
     this.busyUntil = 0;
+    premoveOnView(this, prev, view);
     trackTrick(this, prev, view);
     this.render();
     announcePresence(this, prev, view);
@@ -235,6 +249,15 @@ export class Table extends Scene {
 
   /** Gather the completed trick on show now (a tap on it, or Esc), without its pause. */
   skipHold() { skipHold(this); }
+
+  /** @param {boolean} on the player's option "play a single legal card by itself" changed */
+  setSingleCard(on) {
+    this.singleCard = on;
+    if (this.view && !this.inLobby()) {
+      premoveOnView(this, this.view, this.view);
+      this.renderHand();
+    }
+  }
 
   /** The B shortcut: the BUOB button, if there is one. */
   pressBuob() { pressAction(this, "buob"); }

@@ -14,6 +14,7 @@ import { renderRules } from "./views/rules.js";
 import { createTalk } from "./talk.js";
 import { notices } from "./views/toasts.js";
 import { guardLeaving } from "./views/leave.js";
+import { singleCardSwitch } from "./views/play_pref.js";
 
 /**
  * @import { CardId, CommandFields, CommandType, ServerMessage, StateMessage }
@@ -126,6 +127,11 @@ function start() {
   /** The type of each command still waiting for its answer, by action_id.
    *  @type {Map<string, CommandType>} */
   const sentTypes = new Map();
+  /** The commands the page sent by itself (a card chosen early, a single legal card): a
+   *  refusal because the table moved on is not shown (the view that follows says it all).
+   *  @type {Set<string>} */
+  const quietIds = new Set();
+  const MOVED_ON = ["STALE_VERSION", "NOT_YOUR_TURN", "WRONG_PHASE"];
 
   // --- the owner's house-rule editor (the server-rendered form, filled from the view) --------
 
@@ -177,6 +183,8 @@ function start() {
     // Talk frames are not table commands (no expected_version): docs/protocol.md "Table talk".
     send: (m) => conn.send(/** @type {any} */ (m)), toast: (text, kind) => toast(text, kind) });
   if (talk.badge) table.attachTalk(talk.badge.button, talk.badge.flash);
+  singleCardSwitch(cfg, (on) => table.setSingleCard(on), (text) => toast(text),
+    S.single_card_not_saved);
   conn.connect();
 
   function sync() {
@@ -207,7 +215,7 @@ function start() {
           && table.view && table.view.legal_cards.includes("NARR")) {
           // The sentence names the Narr only to a player who holds it (issue #24 item 14).
           toast(`${msg.message || msg.code} ${S.refusal_narr}`);
-        } else {
+        } else if (!(msg.action_id && quietIds.has(msg.action_id) && MOVED_ON.includes(msg.code))) {
           toast(msg.message || msg.code);
         }
         answered(msg.action_id);
@@ -226,6 +234,7 @@ function start() {
     const done = pending.get(actionId);
     pending.delete(actionId);
     sentTypes.delete(actionId);
+    quietIds.delete(actionId);
     if (done) done();
   }
 
@@ -274,8 +283,10 @@ function start() {
    * @param {K} type
    * @param {CommandFields[K]} [fields]
    * @param {(() => void) | null} [done] runs once the server answered (or it was not sent)
+   * @param {boolean} [quiet] sent by the page itself: a refusal because the table moved on
+   *   is not shown
    */
-  function command(type, fields, done = null) {
+  function command(type, fields, done = null, quiet = false) {
     const actionId = uuid();
     const message = { type, action_id: actionId, expected_version: version, ...fields };
     if (!conn.send(message)) {
@@ -285,6 +296,7 @@ function start() {
     }
     pending.set(actionId, done);
     sentTypes.set(actionId, type);
+    if (quiet) quietIds.add(actionId);
   }
 
   // --- keyboard shortcuts ----------------------------------------------------------------------
@@ -299,12 +311,15 @@ function start() {
     else if (key === "l" && table.view && table.view.last_trick) table.toggleLast();
     else if (key === "d") table.pressDeal();
     else if (key === "?") byId("help-pop").togglePopover();
-    else if (key === "escape" && table.showLast) table.toggleLast(false);
-    else if (key === "escape" && table.hold) table.skipHold();
-    // Esc closes the score sheet, unless it is closing the help over it.
+    // Esc closes what lies on top first: the score sheet lies over the felt, so it goes
+    // before the trick held under it (unless Esc is closing the help over the sheet). The
+    // trick's hold ends on a timer; while it lasts (a slow device, a paused page clock) Esc
+    // used to gather the hidden trick and leave the sheet in place (issue #24 item 7).
     else if (key === "escape" && table.sheetShown() && !byId("help-pop").matches(":popover-open")) {
       table.closeSheet();
     }
+    else if (key === "escape" && table.showLast) table.toggleLast(false);
+    else if (key === "escape" && table.hold && !table.sheetShown()) table.skipHold();
     else return;
     e.preventDefault();
   });

@@ -19,7 +19,6 @@ from typing import Any
 import pytest
 from django.utils import translation
 
-from games.text.errors import message_for
 from games.text.table import ui_strings
 from tests.browser.axe import assert_accessible, ensure_axe
 from tests.browser.test_buob import DESKTOP, PHONE, Seat, command, deal_and_scart, settle
@@ -241,15 +240,23 @@ def test_a_trick_played_by_keyboard_is_announced(browser: Any, site_server: str)
     assert card not in seats[1].view["hand"]
     played = {1: card}
 
-    # Out of turn, Space on a card is refused, assertively, and changes nothing.
+    # Out of turn, Space chooses the focused card early (issue #24 item 15): a toggle that is
+    # pressed, said politely with the card's name; Space again cancels it. Nothing is sent.
     assert anna.evaluate("() => !!document.activeElement.closest('.hand .card')"), \
         "the focus stays in the hand after a play"
+    early = anna.evaluate(focused)
     anna.keyboard.press("Space")
-    anna.wait_for_function("() => window.__liveLog.some(([region]) => region === 'live-alert')")
-    alerts = [text for region, text in anna.evaluate("() => window.__liveLog")
-              if region == "live-alert"]
-    with translation.override("de"):
-        assert alerts == [message_for("NOT_YOUR_TURN")], alerts
+    anna.wait_for_function("() => document.activeElement.getAttribute('aria-pressed') === 'true'")
+    assert anna.evaluate(focused) == early, "the focus stays on the chosen card"
+    chosen = S["early_chosen"] % {"card": names[early]}
+    said = "t => window.__liveLog.some(([r, text]) => r === 'live' && text.includes(t))"
+    anna.wait_for_function(said, arg=chosen)
+    anna.keyboard.press("Space")
+    anna.wait_for_function("() => document.activeElement.getAttribute('aria-pressed') === 'false'")
+    cancelled = S["early_cancelled"] % {"card": names[early]}
+    anna.wait_for_function(said, arg=cancelled)
+    assert not [text for region, text in anna.evaluate("() => window.__liveLog")
+                if region == "live-alert"]
     assert int(anna.locator(APP).get_attribute("data-version") or -1) == latest
 
     # The other three play; the live region said every card, whose turn, and the winner.

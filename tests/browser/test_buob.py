@@ -48,7 +48,8 @@ def words(language: str) -> dict[str, str]:
         return ui_strings()
 
 
-def open_table(browser: Any, base: str) -> tuple[list[Any], list[Any], str]:
+def open_table(browser: Any, base: str,
+               reveal_seconds: int = 2) -> tuple[list[Any], list[Any], str]:
     """Four players sign up and sit down through the page; the owner starts. The room code."""
     contexts, pages = [], []
     for i, (name, language, _team) in enumerate(PLAYERS):
@@ -61,7 +62,7 @@ def open_table(browser: Any, base: str) -> tuple[list[Any], list[Any], str]:
     owner.goto(f"{base}/en/")
     owner.click("a.button[href$='/rooms/new/']")
     owner.fill("#id_name", "Stiva da BUOB")
-    owner.fill("#id_reveal_seconds", "2")
+    owner.fill("#id_reveal_seconds", str(reveal_seconds))
     owner.select_option("#id_match_deals", "0")
     owner.click(".room-form [type=submit]")
     owner.wait_for_url(re.compile(r"/rooms/[a-z0-9]+/$"))

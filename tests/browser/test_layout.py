@@ -266,8 +266,8 @@ def test_the_table_fits_one_screen_in_every_phase(browser: Any, site_server: str
         latest = act(owner, lambda: owner.click("[data-action=scart]"))
         settle(seats, latest)
 
-        # A trick in progress (two cards), the led suit shown, and an error toast on show: a
-        # waiting player clicks a card out of turn.
+        # A trick in progress (two cards), the led suit shown, and a toast on show: a waiting
+        # player clicks a card out of turn (it is chosen early, and the first time says so).
         for _ in range(2):
             turn = seats[seats[0].view["turn"]]
             latest = command(seats, turn, "play_card", card=turn.view["legal_cards"][0])
@@ -288,6 +288,12 @@ def test_the_table_fits_one_screen_in_every_phase(browser: Any, site_server: str
             play = {**table_needs(page), "trick_cards": 2, "led": 1, "toasts": 1}
             every_size(page, artifacts, "play", play, "waiting")
             page.clock.resume()
+            # That click chose the card early (issue #24 item 15): a second one cancels it,
+            # so the page plays nothing by itself when the sockets play its seat's turn.
+            card = page.locator(".hand .card").first
+            click_card(card)
+            page.wait_for_function("() => document.querySelector('.hand .card')"
+                                   ".getAttribute('aria-pressed') === 'false'")
 
         # The deal is played out over the websockets; the score sheet and its buttons.
         while seats[0].view["phase"] == "PLAY":

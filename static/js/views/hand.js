@@ -4,7 +4,7 @@
 // the Scart (select two) or to play it.
 
 import { fmt, h, narrowScreen } from "../dom.js";
-import { isSuit } from "../suits.js";
+import { playCard, toggleEarly } from "./premove.js";
 
 /**
  * @import { Table } from "../render.js"
@@ -62,9 +62,11 @@ export function renderHand(t) {
   // Each card with what it looks like now; a card whose look did not change keeps its DOM
   // node, so a keyboard player's focus stays put and nothing is redrawn for nothing.
   const said = interactive && v.refusal ? refusalText(t, v.refusal) : null;
+  // While another player is on turn every card may be chosen early (premove.js): a toggle.
+  const early = waiting && interactive;
   const want = hand.map((id) => {
     const why = said ? reason(t, id, said) : null;
-    const sel = t.selected.has(id);
+    const sel = scart ? t.selected.has(id) : early ? t.early === id : t.autoCard === id;
     return { id, why, sel, ck: `${id}|${interactive}|${why || ""}|${waiting}|${sel}|${scart}` };
   });
   const hadFocus = t.hand.contains(document.activeElement);
@@ -72,11 +74,15 @@ export function renderHand(t) {
   const build = (d) => {
     const el = t.card(d.id, { interactive, disabled: !!d.why && !waiting, reason: d.why || undefined });
     looks.set(el, d.ck);
-    if (interactive) {
-      el.tabIndex = -1;
-      if (d.why && waiting) el.setAttribute("aria-disabled", "true");
-    }
-    if (d.sel) {
+    if (interactive) el.tabIndex = -1;
+    if (early) {
+      // A toggle: pressed while chosen early; lifted and marked, never by colour alone.
+      el.setAttribute("aria-pressed", String(d.sel));
+      if (d.sel) el.classList.add("early");
+    } else if (d.sel && !scart) {
+      // The only legal card, lifted for a moment before it is played by itself.
+      el.classList.add("auto-play");
+    } else if (d.sel) {
       el.classList.add("selected");
       el.setAttribute("aria-pressed", "true");
     } else if (scart) {
@@ -179,14 +185,16 @@ export function cardChosen(t, id) {
   if (v.phase !== "PLAY") return;
   if (Date.now() < t.busyUntil) return;
   t.focusId = id;
-  // A card the view refuses (illegal, or out of turn) says why at once, in its tooltip's
-  // words: the server would refuse it with the same code. A view that is behind the table
-  // only delays the play; a card it offers goes to the server, which has the last word.
+  // Another player's turn: the card is chosen early (or the choice cancelled or moved),
+  // and played when the turn comes if it is still legal then (premove.js).
+  if (!v.actions.play) {
+    if ((v.hand || []).includes(id)) toggleEarly(t, id);
+    return;
+  }
+  // A card the view refuses (illegal) says why at once, in its tooltip's words: the server
+  // would refuse it with the same code. A view that is behind the table only delays the
+  // play; a card it offers goes to the server, which has the last word.
   const why = reason(t, id);
   if (why) { t.ctx.toast(why); return; }
-  t.busyUntil = Date.now() + 3000;
-  /** @type {{ card: CardId, call_buob?: boolean }} */
-  const fields = { card: id };
-  if (t.attachBuob && id.endsWith("K") && isSuit(id[0])) fields.call_buob = true;
-  t.ctx.command("play_card", fields, () => { t.busyUntil = 0; });
+  playCard(t, id);
 }

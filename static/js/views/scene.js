@@ -34,13 +34,17 @@ import { fmt, h } from "../dom.js";
  * @property {boolean | null} sounds the signed-in player's saved choice; null when anonymous
  * @property {string | null} sounds_url where a signed-in player's choice is saved
  * @property {string | null} csrf the CSRF token that saving it needs
+ * @property {boolean | null} single_card the player's "play a single legal card by itself";
+ *   null when anonymous
+ * @property {string | null} single_card_url where a change of it is saved
  */
 
 /**
  * Send a command to the table; `done` runs once the server answered it (or it could not be
- * sent).
+ * sent). `quiet`: a refusal because the table moved on meanwhile (STALE_VERSION,
+ * NOT_YOUR_TURN, WRONG_PHASE) is not shown — for the plays the page makes by itself.
  * @typedef {<K extends CommandType>(type: K, fields?: CommandFields[K],
- *   done?: (() => void) | null) => void} SendCommand
+ *   done?: (() => void) | null, quiet?: boolean) => void} SendCommand
  */
 
 /**
