@@ -185,12 +185,19 @@ def join(request: HttpRequest) -> HttpResponse:
 @require_POST
 def play_now(request: HttpRequest) -> HttpResponse:
     """The home page's Play now: a practice table against three bots at the chosen level, the
-    first deal started; the player lands on it."""
+    first deal started; the player lands on it — or back on the home page, told why, past
+    their open bot tables' cap."""
     level = request.POST.get("level", "")
     if level not in LEVELS:
         messages.error(request, message_for("BOT_LEVEL_UNKNOWN"))
         return redirect("games:home")
-    room = services.create_practice_table(signed_in_user(request), level)
+    try:
+        room = services.create_practice_table(signed_in_user(request), level)
+    except services.ServiceError as refused:
+        # BOT_TABLES_CAPPED (issue #25 item 1): the sentence says to finish or close one; the
+        # home page lists them under "Continue your game".
+        messages.error(request, message_for(refused.code))
+        return redirect("games:home")
     return redirect(room)
 
 
