@@ -42,8 +42,10 @@ def bot_turn_task(round_id: int, version: int, due: float | None = None) -> bool
 @shared_task(name="games.purge_connections", ignore_result=True)
 def purge_connections_task() -> int:
     """Remove the Connection rows (and the site sockets' presence rows) of sockets whose
-    process died without cleaning up."""
-    return services.purge_stale_connections() + online.purge_stale()
+    process died without cleaning up; then end the matches nobody is at (issue #25 item 1:
+    after the purge, so a dead process's rows count as gone)."""
+    return (services.purge_stale_connections() + online.purge_stale()
+            + services.sweep_idle_matches())
 
 
 @shared_task(name="games.sweep_queue", ignore_result=True)

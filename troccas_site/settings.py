@@ -336,6 +336,13 @@ TROCCAS_ROOM_CREATION_RATE = {
     "per_hour": env_int("TROCCAS_ROOM_CREATION_PER_HOUR", 10),
     "window_seconds": 3600,
 }
+# Issue #25 item 1: a running match with no person connected to its room (seated or
+# watching) for this many minutes is ended as abandoned (games/services/idle.py, run with the
+# purge above) — but for a paused practice table, which waits for its person; and an account
+# may own this many open rooms with a bot seated (Play now and seat_bot refuse another:
+# BOT_TABLES_CAPPED).
+TROCCAS_IDLE_MATCH_MINUTES = env_int("TROCCAS_IDLE_MATCH_MINUTES", 10)
+TROCCAS_MAX_BOT_TABLES = env_int("TROCCAS_MAX_BOT_TABLES", 3)
 if TROCCAS_MODE == "distributed":
     CELERY_BEAT_SCHEDULE["sweep-deadlines"] = {
         "task": "games.sweep_deadlines",

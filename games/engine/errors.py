@@ -66,6 +66,8 @@ class ErrorCode(StrEnum):
     BOT_LEVEL_UNKNOWN = "BOT_LEVEL_UNKNOWN"
     NO_BOT_IN_SEAT = "NO_BOT_IN_SEAT"
     NOT_STANDING_IN = "NOT_STANDING_IN"
+    # An account's open rooms with a bot seated are capped (issue #25 item 1).
+    BOT_TABLES_CAPPED = "BOT_TABLES_CAPPED"
     # Table talk (issue #17; games/talk/, TalkError).
     TALK_SILENT = "TALK_SILENT"
     TALK_PHRASES_ONLY = "TALK_PHRASES_ONLY"
@@ -141,6 +143,7 @@ HTTP_STATUS: Final[dict[ErrorCode, int]] = {
     ErrorCode.TALK_TOO_FAST: 429,
     ErrorCode.MATCH_NOT_FINISHED: 403,
     ErrorCode.BLOCKED_FROM_ROOM: 403,
+    ErrorCode.BOT_TABLES_CAPPED: 409,
     ErrorCode.PLAYER_NOT_FOUND: 404,
     ErrorCode.ROOM_NOT_FOUND: 404,
     ErrorCode.NOT_FOUND: 404,

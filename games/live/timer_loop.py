@@ -87,6 +87,9 @@ class EmbeddedTimers:
                 try:
                     await database_sync_to_async(services.purge_stale_connections)()
                     await database_sync_to_async(online.purge_stale)()
+                    # Matches nobody is at end abandoned (issue #25 item 1): after the
+                    # purge, which closes the rows of sockets whose process died.
+                    await database_sync_to_async(services.sweep_idle_matches)()
                 except Exception:  # the next round retries
                     log.exception("embedded purge of stale connections failed")
             if time.monotonic() - queue_swept >= settings.TROCCAS_QUEUE_SWEEP_SECONDS:

@@ -12,7 +12,9 @@ Doors (consumers, views, the API, tasks, the admin, bots) call what this package
 - `create_room` (rooms.py), `staff_close_room`, `staff_end_match` (the admin's actions);
 - `table_snapshot` — a read-only picture of a table for a sync;
 - `play_bot_turn`, `wake_bot`, `sweep_bot_turns`, `create_practice_table` — bots at the table
-  (bots/turns.py); `wake_bot` is what a runner calls, at the budget bots/budget.py allows.
+  (bots/turns.py); `wake_bot` is what a runner calls, at the budget bots/budget.py allows;
+- `sweep_idle_matches` — end the matches nobody is at (idle.py; a practice table's pause is
+  presence's, pause.py).
 """
 
 from games.services.bots.turns import (
@@ -24,6 +26,7 @@ from games.services.bots.turns import (
 from games.services.commands import Command
 from games.services.deadlines import fire_deadline, sweep_deadlines, wake
 from games.services.errors import ServiceError
+from games.services.idle import sweep_idle_matches
 from games.services.lobby import owner_blocked, staff_close_room, staff_end_match
 from games.services.presence import (
     PRESENCE_TIMEOUT,
@@ -55,5 +58,5 @@ __all__ = [
     "may_watch", "owner_blocked", "play_bot_turn", "sweep_bot_turns", "wake_bot",
     "purge_stale_connections", "rules_of",
     "seat_of_user", "shuffled_deck", "staff_close_room", "staff_end_match", "submit",
-    "submit_move", "sweep_deadlines", "table_snapshot", "touch",
+    "submit_move", "sweep_deadlines", "sweep_idle_matches", "table_snapshot", "touch",
 ]

@@ -13,6 +13,7 @@ from games.models.after_commit import effects
 from games.services import wakeups
 from games.services.bots import stand_ins
 from games.services.bots import wakeups as bot_wakeups
+from games.services.people import person_connected
 from games.services.snapshot import snapshot
 from games.services.sql import SeatRow
 from games.services.tables import Table, seats_of, timer_of
@@ -54,7 +55,12 @@ def wake_bot(t: Table, seats: list[SeatRow]) -> None:
     rnd, match = t.round, t.match
     if rnd is None or match is None or match.status != MatchStatus.RUNNING:
         return
-    turn, due = stand_ins.pending_turn(t.state, seats, t.room.owner_id, t.now)
+    # Whether a person is connected is read only when it decides (stand-ins at a scored
+    # deal), never on a card's hot path.
+    room_id, now = t.room.pk, t.now
+    turn, due = stand_ins.pending_turn(t.state, seats, t.room.owner_id, now,
+                                       paused=match.paused_at is not None,
+                                       anyone_here=lambda: person_connected(room_id, now))
     if turn is None and due is None:
         return
     round_id, version = rnd.pk, t.room.version

@@ -37,6 +37,8 @@ def fire_overdue(t: Table) -> bool:
         return False
     if t.room.closed is not None:
         return False
+    if t.match is not None and t.match.paused_at is not None:
+        return False  # a paused practice table: its timer waits with it (pause.py)
     kind = "end_reveal" if rnd.deadline_kind == "reveal" else "turn_timeout"
     try:
         apply_engine(t, {"type": kind}, None, None, None)
@@ -105,7 +107,8 @@ def sweep_deadlines(limit: int = 200) -> int:
     The most overdue first; one table that fails to fire (logged) does not hold up the
     others' timers — each fires in its own transaction."""
     now = timezone.now()
-    due = list(Round.objects.filter(deadline__lte=now, match__status=MatchStatus.RUNNING)
+    due = list(Round.objects.filter(deadline__lte=now, match__status=MatchStatus.RUNNING,
+                                    match__paused_at__isnull=True)
                .order_by("deadline").values_list("pk", "version")[:limit])
     fired = 0
     for rid, ver in due:

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 
 from accounts.bots import bot_account
@@ -231,6 +232,22 @@ def check_close_room(t: Table, user: Any, f: Fields) -> None:
     _require_owner(t, user)
 
 
+def end_abandoned(t: Table, actor: Any, payload: Fields) -> int | None:
+    """End the table's running match as abandoned, the room back in its lobby, logged as
+    `abandon_match` with `payload`: the staff's end, the idle sweep's (games/services/idle.py).
+    It changes no rating: only a finished match is counted (games/history/standings.py).
+    The match's id, or None if none runs. The caller `finish`es the table."""
+    match = t.room.current_match
+    if match is None or match.status != MatchStatus.RUNNING:
+        return None
+    _abandon_running_match(t)
+    t.room.current_match = None
+    t.match, t.round, t.state = None, None, None
+    log_action(t, None, actor, None, "abandon_match", {"match": match.pk, **payload}, None,
+               bump(t))
+    return match.pk
+
+
 def _abandon_running_match(t: Table) -> None:
     match = t.room.current_match
     if match is not None and match.status == MatchStatus.RUNNING:
@@ -250,6 +267,24 @@ def do_close_room(t: Table, user: Any, f: Fields, _: None) -> Fields:
 
 # --- seat_bot, remove_bot (issue #15) ---------------------------------------------------------
 
+def open_bot_tables(user_id: int, *, besides: Room | None = None) -> int:
+    """How many open rooms (not closed) `user_id` owns with a bot seated, `besides` left out."""
+    rooms = Room.objects.filter(owner_id=user_id, closed__isnull=True, seats__user__is_bot=True)
+    if besides is not None:
+        rooms = rooms.exclude(pk=besides.pk)
+    return rooms.distinct().count()
+
+
+def check_bot_tables(user: Any, room: Room | None = None) -> None:
+    """BOT_TABLES_CAPPED if `room` (None: a new one) would be one bot table too many for its
+    owner (settings.TROCCAS_MAX_BOT_TABLES, issue #25 item 1: bots left playing cost a server
+    CPU). A room that has a bot seated already is one of them, and may take more."""
+    if room is not None and room.seats.filter(user__is_bot=True).exists():
+        return
+    if open_bot_tables(user.pk, besides=room) >= settings.TROCCAS_MAX_BOT_TABLES:
+        raise ServiceError("BOT_TABLES_CAPPED")
+
+
 def check_seat_bot(t: Table, user: Any, f: Fields) -> None:
     _require_owner(t, user)
     _require_lobby(t)
@@ -257,6 +292,7 @@ def check_seat_bot(t: Table, user: Any, f: Fields) -> None:
         raise ServiceError("BOT_LEVEL_UNKNOWN")
     if t.room.seats.filter(index=f["index"]).exists():
         raise ServiceError("SEAT_TAKEN")
+    check_bot_tables(user, t.room)
 
 
 def do_seat_bot(t: Table, user: Any, f: Fields, _: None) -> Fields:
@@ -345,13 +381,7 @@ def staff_end_match(room: Room, staff: Any) -> bool:
     False if the room has no running match."""
     with transaction.atomic():
         t = lock_code(room.code)
-        match = t.room.current_match
-        if match is None or match.status != MatchStatus.RUNNING:
+        if end_abandoned(t, staff, {"staff": True}) is None:
             return False
-        _abandon_running_match(t)
-        t.room.current_match = None
-        t.match, t.round, t.state = None, None, None
-        log_action(t, None, staff, None, "abandon_match", {"match": match.pk, "staff": True},
-                   None, bump(t))
         finish(t)
     return True

@@ -23,6 +23,7 @@ from games.models.presence import PRESENCE_TIMEOUT, STALE_AFTER
 from games.services import sql
 from games.services.bots import wakeups as bot_wakeups
 from games.services.lobby import owner_blocked
+from games.services.pause import pause_if_practice, resume_if_paused
 
 __all__ = ["MAX_SOCKETS_PER_ROOM", "MAX_SOCKETS_PER_USER", "PRESENCE_TIMEOUT", "STALE_AFTER",
            "away_seats", "connect", "connected_users", "disconnect", "may_watch", "presence_frame",
@@ -71,13 +72,16 @@ def connect(code: str, user: Any, channel_name: str) -> str | None:
         Connection.objects.update_or_create(
             channel_name=channel_name,
             defaults={"room": room, "user": user, "last_seen": now, "closed_at": None})
+        # The person of a paused practice table is back: it goes on where it was.
+        resume_if_paused(room.pk, user.pk)
         on_commit(lambda port: port.publish_presence(code, presence_frame(code)))
     return None
 
 
 def disconnect(code: str, channel_name: str) -> None:
     """A socket closed: its row goes, unless it was the user's last open one at the room — that
-    row stays, closed now, and says since when the player is away (`away_since`)."""
+    row stays, closed now, and says since when the player is away (`away_since`). The last
+    socket of a practice table's person pauses its match (games/services/pause.py)."""
     with transaction.atomic():
         row = Connection.objects.filter(channel_name=channel_name, closed_at__isnull=True).first()
         if row is not None:
@@ -88,7 +92,8 @@ def disconnect(code: str, channel_name: str) -> None:
                 mine.exclude(pk=row.pk).delete()
                 row.closed_at = timezone.now()
                 row.save(update_fields=["closed_at"])
-                _wake_stand_in(row.room_id, row.closed_at)
+                if not pause_if_practice(row.room_id, row.user_id):
+                    _wake_stand_in(row.room_id, row.closed_at)
         on_commit(lambda port: port.publish_presence(code, presence_frame(code)))
 
 
@@ -123,8 +128,9 @@ def purge_stale_connections() -> int:
     """Deal with the rows of sockets silent for STALE_AFTER (their process died without
     cleaning up): a user's newest one at a room where they hold no other open row is closed
     as of the moment it turned away (last_seen + PRESENCE_TIMEOUT), so the away clock
-    survives it; the others are removed, as are closed rows older than CLOSED_KEPT. The number
-    of rows closed or removed. Run periodically: the embedded sweep loop, Celery beat."""
+    survives it (and a practice table whose person it was pauses, as on a disconnect); the
+    others are removed, as are closed rows older than CLOSED_KEPT. The number of rows closed
+    or removed. Run periodically: the embedded sweep loop, Celery beat."""
     now = timezone.now()
     changed = 0
     with transaction.atomic():
@@ -143,6 +149,7 @@ def purge_stale_connections() -> int:
                                           closed_at__isnull=False).delete()
                 Connection.objects.filter(pk=pk).update(
                     closed_at=F("last_seen") + PRESENCE_TIMEOUT)
+                pause_if_practice(room_id, user_id)
             changed += 1
         deleted, _ = Connection.objects.filter(closed_at__lt=now - CLOSED_KEPT).delete()
     return changed + deleted

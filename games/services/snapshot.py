@@ -166,9 +166,15 @@ def snapshot(t: Table, seats: list[SeatRow] | None = None) -> TableSnapshot:
                                 else display_name(room.owner))
     owner_seat = owner.index if owner is not None else None
     state = t.state if t.state is not None else lobby_state(rules_of(room), owner_seat)
+    practice = stand_ins.practice_person(seats) is not None
     match = None
     if t.match is not None:
-        match = {"id": t.match.pk, "number": t.match.number, "status": t.match.status}
+        match = {"id": t.match.pk, "number": t.match.number, "status": t.match.status,
+                 # A practice table (only bots besides one person) waits for its person:
+                 # paused since then while they are away (issue #24 item 2).
+                 "practice": practice,
+                 "paused_at": (t.match.paused_at.timestamp()
+                               if t.match.paused_at is not None else None)}
         if t.match.resigned_by_id is not None:
             # Who gave the match up ("Anna resigned"): public, like the seat they held.
             quitter = next((s for s in seats if s.user_id == t.match.resigned_by_id), None)
@@ -188,7 +194,7 @@ def snapshot(t: Table, seats: list[SeatRow] | None = None) -> TableSnapshot:
               "closed": room.closed is not None},
         seats=[SeatInfo(s.index, s.team, s.user_id, s.name, s.joined.isoformat(), s.away_since,
                         s.bot_level if s.is_bot else "",
-                        running and stand_ins.stands_in(s, state, t.now))
+                        running and not practice and stand_ins.stands_in(s, state, t.now))
                for s in seats if s.index is not None],
         connected={s.user_id for s in seats if s.online},
         state=state,

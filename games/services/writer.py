@@ -382,7 +382,7 @@ def apply_command(t: Table, user: Any, cmd: Command, fired: tuple[int, int] | No
     room, rnd = t.room, t.round
     if (not timer_checked and rnd is not None and rnd.deadline is not None
             and rnd.deadline <= t.now and t.match is not None
-            and t.match.status == MatchStatus.RUNNING):
+            and t.match.status == MatchStatus.RUNNING and t.match.paused_at is None):
         raise Overdue(rnd.pk, rnd.version)
     key = key_of(room.pk, user, cmd)
     # A repeated action_id (a double click, a resend after a lost ack) is found by the table's
@@ -446,7 +446,8 @@ def _stand_in_seat(t: Table, user: Any, kind: str, index: int) -> SeatRow:
     period ends, never once the player is back."""
     seat = next((s for s in seats_of(t) if s.index == index), None)
     if (not getattr(user, "is_bot", False) or kind not in _STAND_IN_TYPES or seat is None
-            or t.state is None or t.match is None
+            or t.state is None or t.match is None or t.match.paused_at is not None
+            or stand_ins.practice_person(seats_of(t)) is not None
             or not stand_ins.stands_in(seat, t.state, t.now)):
         raise ServiceError("NOT_STANDING_IN")
     return seat

@@ -64,6 +64,8 @@ MESSAGES: dict[str, Promise] = {
     ErrorCode.CANNOT_TARGET_SELF: _("You cannot do that to yourself."),
     ErrorCode.BOT_LEVEL_UNKNOWN: _("There is no such bot level: choose easy or strong."),
     ErrorCode.NO_BOT_IN_SEAT: _("No bot sits in that seat: choose a seat a bot holds."),
+    ErrorCode.BOT_TABLES_CAPPED: _("You already have as many open tables with bots as you "
+                                   "may: finish or close one of them first."),
     ErrorCode.NOT_STANDING_IN: _("The player is back at the table: the bot no longer plays "
                                  "for them."),
     # Table talk (issue #17)

@@ -164,6 +164,8 @@ def ui_strings() -> dict[str, str]:
         "resigned": _("%(name)s resigned."),
         "resign": _("Resign"),
         "leave_confirm": _("A bot will play for you after %(n)s s; leave anyway?"),
+        "leave_confirm_practice": _("The game waits for you until you come back; leave "
+                                    "anyway?"),
         "resign_confirm": _("Give this match up? It ends now, won by the other team, and "
                             "counts as not finished by you."),
         "match_winner": _("%(team)s wins the match!"),

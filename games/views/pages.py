@@ -8,7 +8,7 @@ import json
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db.models import Count, Prefetch
+from django.db.models import Count, F, Prefetch, Q
 from django.http import HttpRequest, HttpResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
@@ -51,8 +51,25 @@ def home(request: HttpRequest) -> HttpResponse:
         request,
         "games/home.html",
         {"rooms": rooms, "announcements": announcements,
+         "practice_games": practice_games(request.user),
          "bot_levels": [(level, BOT_LEVEL_NAMES[level]) for level in LEVELS]},
     )
+
+
+def practice_games(user: object) -> list[Match]:
+    """The player's practice matches still on (only bots besides them; paused while they are
+    away, games/services/pause.py): the home page's "Continue your game" (issue #24 item 2).
+    At most as many as an account may have bot tables."""
+    if not getattr(user, "is_authenticated", False):
+        return []
+    return list(
+        Match.objects.for_user(user)
+        .filter(status=MatchStatus.RUNNING, room__closed__isnull=True,
+                room__current_match=F("pk"))
+        .annotate(bots=Count("room__seats", filter=Q(room__seats__user__is_bot=True)),
+                  seated=Count("room__seats", filter=Q(room__seats__index__isnull=False)))
+        .filter(bots=3, seated=4)
+        .select_related("room").order_by("-started")[:settings.TROCCAS_MAX_BOT_TABLES])
 
 
 @require_GET
@@ -172,12 +189,19 @@ def join(request: HttpRequest) -> HttpResponse:
 @require_POST
 def play_now(request: HttpRequest) -> HttpResponse:
     """The home page's Play now: a practice table against three bots at the chosen level, the
-    first deal started; the player lands on it."""
+    first deal started; the player lands on it — or back on the home page, told why, past
+    their open bot tables' cap."""
     level = request.POST.get("level", "")
     if level not in LEVELS:
         messages.error(request, message_for("BOT_LEVEL_UNKNOWN"))
         return redirect("games:home")
-    room = services.create_practice_table(signed_in_user(request), level)
+    try:
+        room = services.create_practice_table(signed_in_user(request), level)
+    except services.ServiceError as refused:
+        # BOT_TABLES_CAPPED (issue #25 item 1): the sentence says to finish or close one; the
+        # home page lists them under "Continue your game".
+        messages.error(request, message_for(refused.code))
+        return redirect("games:home")
     return redirect(room)
 
 

@@ -154,8 +154,11 @@
 
 /**
  * @typedef {{ id: number, number: number, status: "running" | "finished" | "abandoned",
- *   deals?: SheetDeal[], resigned?: { seat: number, name: string } | null }} MatchInfo `deals`
- *   only between deals and once the match is over; `resigned`: who gave the match up
+ *   deals?: SheetDeal[], resigned?: { seat: number, name: string } | null,
+ *   practice?: boolean, paused_at?: number | null }} MatchInfo `deals`
+ *   only between deals and once the match is over; `resigned`: who gave the match up;
+ *   `practice`: only bots besides one person, a table that waits for its person; `paused_at`:
+ *   since when it waits (Unix time), null while it plays
  */
 
 /**

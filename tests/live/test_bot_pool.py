@@ -2,8 +2,10 @@
 embedded mode on the process's worker threads (and the in-process timers), in the distributed
 mode on a real Celery worker woken on commit — and the deadline sweep wakes a lost bot turn.
 
-The table: the owner, away for an hour (a bot stands in for them after the grace period), and
-three seated bots. Nobody acts after the owner starts the match.
+The table: the owner and a partner, both away for an hour (bots stand in for them after the
+grace period), two seated bots, and a person watching (stand-ins start a deal only while a
+person is at the room, issue #25 item 1; a table of one person and three bots would wait for
+its person, issue #24 item 2). Nobody acts after the owner starts the match.
 """
 
 from __future__ import annotations
@@ -35,11 +37,22 @@ embedded_only = pytest.mark.skipif(settings.TROCCAS_MODE != "embedded",
                                    reason="the embedded mode's worker threads")
 
 
-def _bot_table(owner: Any) -> str:
+WATCHER = "a-person-watching"
+
+
+def _bot_table(owner: Any, players: list[Any]) -> str:
     code = services.create_room(owner, {"match_deals": 4, "reveal_seconds": 2}).code
-    helpers.seat_bots(code, owner, "easy")
+    tables.must(code, players[0], "take_seat", team="A")  # seat 2
+    helpers.seat_bots(code, owner, "easy", (1, 3))
     helpers.away(owner, code, 3600)
+    helpers.away(players[0], code, 3600)
+    services.connect(code, players[1], WATCHER)
     return code
+
+
+def _watching() -> None:
+    """The watcher's heartbeat: its socket stays live however long the match takes."""
+    services.touch(WATCHER)
 
 
 def _finished(code: str) -> Match | None:
@@ -61,8 +74,9 @@ def _check_unattended(code: str, owner: Any) -> None:
 @pytest.mark.asyncio
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.timeout(MATCH_BOUND + 30)
-async def test_four_bots_finish_a_match_on_the_embedded_worker_threads(owner: Any) -> None:
-    code = await sync_to_async(_bot_table)(owner)
+async def test_four_bots_finish_a_match_on_the_embedded_worker_threads(
+        owner: Any, players: list[Any]) -> None:
+    code = await sync_to_async(_bot_table)(owner, players)
     # What the ASGI process does on its first websocket.
     timer_loop.embedded.ensure_started()
     bot_pool.embedded.ensure_started()
@@ -71,6 +85,7 @@ async def test_four_bots_finish_a_match_on_the_embedded_worker_threads(owner: An
         end = time.monotonic() + MATCH_BOUND
         while await sync_to_async(_finished)(code) is None:
             assert time.monotonic() < end, await sync_to_async(tables.phase)(code)
+            await sync_to_async(_watching)()
             await _sleep(0.2)
     finally:
         bot_pool.embedded.stop()
@@ -93,14 +108,15 @@ def worker(server_procs: Processes) -> Callable[[], Proc]:
 @requires_distributed_postgres
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.timeout(MATCH_BOUND + 90)
-def test_four_bots_finish_a_match_on_a_celery_worker(owner: Any,
+def test_four_bots_finish_a_match_on_a_celery_worker(owner: Any, players: list[Any],
                                                      worker: Callable[[], Proc]) -> None:
     proc = worker()
-    code = _bot_table(owner)
+    code = _bot_table(owner, players)
     tables.must(code, owner, "start_round")
     end = time.monotonic() + MATCH_BOUND
     while _finished(code) is None:
         assert time.monotonic() < end, (tables.phase(code), proc.output()[-3000:])
+        _watching()
         time.sleep(0.3)
     _check_unattended(code, owner)
     assert "games.bot_turn" in proc.output()

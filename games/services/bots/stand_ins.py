@@ -7,6 +7,7 @@ writer can ask after every action whether a bot is to act, without a query of it
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -26,6 +27,16 @@ class BotTurn:
     user_id: int
     level: str
     stand_in_for: int | None = None
+
+
+def practice_person(rows: list[SeatRow]) -> int | None:
+    """The one person of a practice table — four seats, every one but theirs a bot (Play
+    now makes them; a room seated so by hand is the same) — or None for any other table.
+    Such a table waits for its person: no stand-in plays for them, and the match pauses
+    while they are away (games/services/pause.py, issue #24 item 2)."""
+    seated = [r for r in rows if r.index is not None]
+    people = [r for r in seated if not r.is_bot]
+    return people[0].user_id if len(seated) == 4 and len(people) == 1 else None
 
 
 def stand_in_due(row: SeatRow, state: MatchState) -> datetime | None:
@@ -56,12 +67,13 @@ def _actor(state: MatchState, seats: dict[int, SeatRow]) -> int | None:
     return None
 
 
-def _turn(row: SeatRow, state: MatchState, now: datetime) -> tuple[BotTurn | None,
-                                                                   datetime | None]:
+def _turn(row: SeatRow, state: MatchState, now: datetime, practice: bool
+          ) -> tuple[BotTurn | None, datetime | None]:
     assert row.index is not None
     if row.is_bot:
         return BotTurn(row.index, row.user_id, row.bot_level), None
-    due = stand_in_due(row, state)
+    # A practice table waits for its person: nobody plays in their name (issue #24 item 2).
+    due = None if practice else stand_in_due(row, state)
     if due is None:
         return None, None
     if now < due:
@@ -70,23 +82,34 @@ def _turn(row: SeatRow, state: MatchState, now: datetime) -> tuple[BotTurn | Non
 
 
 def pending_turn(state: MatchState | None, rows: list[SeatRow], owner_id: int | None,
-                 now: datetime) -> tuple[BotTurn | None, datetime | None]:
+                 now: datetime, *, paused: bool = False,
+                 anyone_here: Callable[[], bool] | None = None
+                 ) -> tuple[BotTurn | None, datetime | None]:
     """The bot to act now, if any; else when a stand-in may act (wake the table then).
 
+    Nobody acts at a paused match (Match.paused_at: a practice table whose person is away).
     After a scored deal (ROUND_OVER) bots start the next one only when every seat is played
-    by a bot: people start it themselves. With `regame_by` "owner" that is the owner's seat."""
-    if state is None:
+    by a bot: people start it themselves. With `regame_by` "owner" that is the owner's seat.
+    Stand-ins start it only while a person is connected to the room (`anyone_here`, seated
+    or watching; None: nobody): a table everyone left never deals on by itself (issue #25
+    item 1)."""
+    if state is None or paused:
         return None, None
     seats = {r.index: r for r in rows if r.index is not None}
     if len(seats) != 4:
         return None, None
+    practice = practice_person(rows) is not None
     if state.phase == ROUND_OVER:
-        turns = [_turn(seats[i], state, now) for i in range(4)]
+        turns = [_turn(seats[i], state, now, practice) for i in range(4)]
         if any(turn is None and due is None for turn, due in turns):
             return None, None
         dues = [due for turn, due in turns if due is not None]
         if dues:
             return None, max(dues)
+        standing_in = any(turn is not None and turn.stand_in_for is not None
+                          for turn, _due in turns)
+        if standing_in and (anyone_here is None or not anyone_here()):
+            return None, None
         index = 0
         if state.options.regame_by == "owner":
             owner = next((i for i, r in seats.items() if r.user_id == owner_id), None)
@@ -97,4 +120,4 @@ def pending_turn(state: MatchState | None, rows: list[SeatRow], owner_id: int | 
     actor = _actor(state, seats)
     if actor is None:
         return None, None
-    return _turn(seats[actor], state, now)
+    return _turn(seats[actor], state, now, practice)

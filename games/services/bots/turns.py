@@ -12,6 +12,7 @@ that fails too; each fallback is counted (bot_budget.governor) and logged withou
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import logging
 import threading
@@ -41,6 +42,8 @@ from games.services.bots import wakeups as bot_wakeups
 from games.services.bots.stand_ins import BotTurn, pending_turn
 from games.services.commands import Command
 from games.services.errors import ServiceError
+from games.services.lobby import check_bot_tables
+from games.services.people import person_connected
 from games.services.rooms import create_room
 from games.services.snapshot import lobby_state
 from games.services.tables import Table, load_code, seats_of
@@ -209,8 +212,9 @@ def wake_bot(round_id: int, version: int, due: float | None = None) -> bool:
 def play_bot_turn(round_id: int, version: int, budget: float | None = None) -> bool:
     """A bot's wake-up: if a bot is to act on this deal at this version, decide and submit
     its action, the decision given `budget` ms (default: the settings' full budget). False
-    (and nothing changed) if the table moved on or no bot is to act; a stand-in whose grace
-    period is not over yet is woken again when it is."""
+    (and nothing changed) if the table moved on, is paused (a practice table whose person is
+    away: games/services/pause.py) or no bot is to act; a stand-in whose grace period is not
+    over yet is woken again when it is."""
     code = Round.objects.filter(pk=round_id).values_list("match__room__code", flat=True).first()
     if code is None:
         return False
@@ -219,7 +223,9 @@ def play_bot_turn(round_id: int, version: int, budget: float | None = None) -> b
             or t.room.closed is not None or t.match is None or t.state is None
             or t.match.status != MatchStatus.RUNNING):
         return False
-    turn, due = pending_turn(t.state, seats_of(t), t.room.owner_id, t.now)
+    turn, due = pending_turn(t.state, seats_of(t), t.room.owner_id, t.now,
+                             paused=t.match.paused_at is not None,
+                             anyone_here=lambda: person_connected(t.room.pk, t.now))
     if turn is None:
         if due is not None:
             bot_wakeups.schedule(round_id, version, due)
@@ -268,15 +274,18 @@ def sweep_bot_turns(limit: int = 200) -> int:
     maybe = (Q(seats__user__is_bot=True) | Q(connections__closed_at__isnull=False)
              | Q(connections__last_seen__lt=now - PRESENCE_TIMEOUT))
     codes = list(Room.objects.filter(maybe, closed__isnull=True,
-                                     current_match__status=MatchStatus.RUNNING)
+                                     current_match__status=MatchStatus.RUNNING,
+                                     current_match__paused_at__isnull=True)
                  .annotate(last=Subquery(last)).filter(last__lt=idle)
                  .values_list("code", flat=True).distinct()[:limit])
     woken = 0
     for code in codes:
         t = load_code(code, lock=False)
-        if t.round is None:
+        if t.round is None or t.match is None:
             continue
-        turn, _due = pending_turn(t.state, seats_of(t), t.room.owner_id, t.now)
+        turn, _due = pending_turn(
+            t.state, seats_of(t), t.room.owner_id, t.now, paused=t.match.paused_at is not None,
+            anyone_here=functools.partial(person_connected, t.room.pk, t.now))
         if turn is not None:
             bot_wakeups.schedule(t.round.pk, t.room.version)
             woken += 1
@@ -295,11 +304,15 @@ def _must(code: str, user: Any, kind: str, **fields: Any) -> None:
 def create_practice_table(user: Any, level: str, options: dict[str, Any] | None = None
                           ) -> Room:
     """Play now: a private table of `user` (seat 0, dealing first), a bot partner (seat 2) and
-    two bot opponents (1, 3) at `level`, the first deal started. Every step goes through the
-    lobby commands and the writer, as a room owner's clicks would. `options`: house rules
-    (Find a game's "Play with bots" passes the player's own); the turn timer stays off."""
+    two bot opponents (1, 3) at `level`, the first deal started; BOT_TABLES_CAPPED when the
+    player has as many open bot tables as allowed (settings.TROCCAS_MAX_BOT_TABLES). Every
+    step goes through the lobby commands and the writer, as a room owner's clicks would.
+    `options`: house rules (Find a game's "Play with bots" passes the player's own); the turn
+    timer stays off."""
     if level not in bots.LEVELS:
         raise ServiceError("BOT_LEVEL_UNKNOWN")
+    # Refused before the room is made (its seat_bot would refuse too, leaving it empty).
+    check_bot_tables(user)
     # No turn timer: only bots wait on the player, and a bot stands in if they stay away.
     room = create_room(user, {**(options or {}), "turn_seconds": 0}, visibility="private",
                        take_seat="A")
