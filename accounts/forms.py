@@ -144,7 +144,8 @@ class AdminLoginForm(LoginForm, AdminAuthenticationForm):
 class ProfileForm(_UserModelForm):
     class Meta:
         model = User
-        fields = ("display_name", "email", "preferred_language", "table_sounds", "invite_emails")
+        fields = ("display_name", "email", "preferred_language", "table_sounds", "bot_speed",
+                  "invite_emails")
         labels = {
             "display_name": _("Display name"),
             "email": _("Email address"),
@@ -159,7 +160,12 @@ class ProfileForm(_UserModelForm):
         language.choices = language_choices()
         language.required = True
         self.fields["display_name"].validators.append(validate_plain_text)
+        # A form posted without it (an older page, a script) keeps the player's choice.
+        self.fields["bot_speed"].required = False
         translate_required(self)
+
+    def clean_bot_speed(self) -> str:
+        return str(self.cleaned_data.get("bot_speed") or self.instance.bot_speed)
 
 
 class PasswordChangeForm(auth_forms.PasswordChangeForm):
