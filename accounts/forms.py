@@ -150,7 +150,7 @@ class ProfileForm(_UserModelForm):
     class Meta:
         model = User
         fields = ("display_name", "email", "preferred_language", "table_sounds",
-                  "play_single_card", "invite_emails")
+                  "play_single_card", "bot_speed", "invite_emails")
         labels = {
             "display_name": _("Display name"),
             "email": _("Email address"),
@@ -165,11 +165,16 @@ class ProfileForm(_UserModelForm):
         language.choices = language_choices()
         language.required = True
         self.fields["display_name"].validators.append(validate_plain_text)
+        # A form posted without it (an older page, a script) keeps the player's choice.
+        self.fields["bot_speed"].required = False
         translate_required(self)
 
     def clean_display_name(self) -> str:
         # Stored as the checks read it: NFKC, no invisible characters (issue #25 item 10).
         return normalise(str(self.cleaned_data.get("display_name") or "")).strip()
+
+    def clean_bot_speed(self) -> str:
+        return str(self.cleaned_data.get("bot_speed") or self.instance.bot_speed)
 
 
 class PasswordChangeForm(auth_forms.PasswordChangeForm):

@@ -29,6 +29,10 @@ overran their budget, raised or were illegal, and were replaced by the easy bot'
 many decisions ran in an ASGI process (must be 0 in the distributed mode); the 1-minute load
 average.
 
+The bots run without their pause (TROCCAS_BOT_PAUSE_SCALE=0, games/services/bots/pace.py): the
+bench measures how many decisions the runners carry, and a reply of a paused bot is its pause
+by design (the paused runner holds a worker for its lead, budget + slack, per move).
+
 `--budget pinned` runs with the budget pinned at its full value (TROCCAS_BOT_BUDGET_FLOOR_MS =
 the budget: no shrinking), `adaptive` with the runners' overload protection (floor 20 ms). The
 report names, per run, the largest step whose bot replies had p95 <= 1 s. The machine is shared:
@@ -381,7 +385,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     stats_dir = Path(tempfile.mkdtemp(prefix="troccas-botstats-"))
     extra = {"TROCCAS_BOT_STATS_DIR": str(stats_dir), "TROCCAS_BOT_BUDGET_MS":
              str(args.budget_ms), "TROCCAS_BOT_BUDGET_FLOOR_MS": str(report["floor_ms"]),
-             "TROCCAS_BOT_THREADS": str(cores), "DB_POOL": "1"}
+             "TROCCAS_BOT_THREADS": str(cores), "DB_POOL": "1",
+             # Capacity, not pace: without the bots' pause (games/services/bots/pace.py) a
+             # reply is the decision's own time, as the 1 s criterion has always read it.
+             "TROCCAS_BOT_PAUSE_SCALE": "0"}
     procs = Procs()
     try:
         with backend(args.mode, redis_index=REDIS_INDEX, extra_env=extra) as b:

@@ -39,3 +39,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
     DATABASES["default"]["TEST"] = {  # noqa: F405
         "NAME": _os.path.join(_tempfile.gettempdir(), f"troccas-test-{_os.getpid()}.sqlite3"),
     }
+
+# Bots play as soon as they have decided (games/services/bots/pace.py): the suite drives
+# thousands of bot moves, and a pause of a second each would multiply its time. The pace's own
+# tests turn it back on (tests/services/bots/test_pace.py); the servers and workers the tests
+# start get the same through their environment (tests/support/servers.py, tests/browser).
+TROCCAS_BOT_PAUSE_SCALE = 0.0

@@ -65,6 +65,16 @@ def env_int(name: str, default: int) -> int:
         raise ImproperlyConfigured(f"{name} must be an integer, not {raw!r}") from exc
 
 
+def env_float(name: str, default: float) -> float:
+    raw = os.environ.get(name)
+    if raw is None or raw.strip() == "":
+        return default
+    try:
+        return float(raw)
+    except ValueError as exc:
+        raise ImproperlyConfigured(f"{name} must be a number, not {raw!r}") from exc
+
+
 def local_secret_key(path: Path) -> str:
     """A random key kept in a git-ignored file, so a machine without DJANGO_SECRET_KEY never
     runs on a key that is public in the repository. Created atomically: several processes
@@ -261,6 +271,15 @@ TROCCAS_BOT_THREADS = env_int("TROCCAS_BOT_THREADS", 2)
 # below it a strong bot's search is hardly better than the cheapest card, and a turn's fixed
 # cost (load, replay, submit, broadcast) dominates. Set it to the full budget to pin it there.
 TROCCAS_BOT_BUDGET_FLOOR_MS = env_int("TROCCAS_BOT_BUDGET_FLOOR_MS", 20)
+# How long a bot pauses before its move reaches the table, from the moment the table's previous
+# action was accepted, per player's choice (accounts.User.bot_speed; the slowest of the people
+# seated holds): a person can follow the trick, and the pause hides how long the bot thought,
+# which would tell its hand (issue #24 item 14, issue #25 item 11; games/services/bots/pace.py).
+# Each pause is the speed's value times a factor in [0.8, 1.2]; never below the strong bot's
+# budget plus its overrun slack. TROCCAS_BOT_PAUSE_SCALE multiplies them all; 0 turns the
+# pause off (the tests and the capacity bench; no production site should).
+TROCCAS_BOT_PAUSE_SECONDS = {"fast": 0.5, "normal": 1.0, "slow": 2.0}
+TROCCAS_BOT_PAUSE_SCALE = env_float("TROCCAS_BOT_PAUSE_SCALE", 1.0)
 # bench/bot_capacity.py only: each bot runner process writes its budget figures (effective
 # budget, lag, decisions per budget) to a JSON file in this folder (games/services/bots/budget.py).
 TROCCAS_BOT_STATS_DIR = os.environ.get("TROCCAS_BOT_STATS_DIR", "")

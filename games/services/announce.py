@@ -11,7 +11,7 @@ from django.db import transaction
 from games.models import MatchStatus
 from games.models.after_commit import effects
 from games.services import wakeups
-from games.services.bots import stand_ins
+from games.services.bots import pace, stand_ins
 from games.services.bots import wakeups as bot_wakeups
 from games.services.people import person_connected
 from games.services.snapshot import snapshot
@@ -50,8 +50,8 @@ def announce(t: Table) -> None:
 
 
 def wake_bot(t: Table, seats: list[SeatRow]) -> None:
-    """After commit, wake the bot that is to act at this version (now, or when its stand-in
-    grace period ends); nothing when a person is to act."""
+    """After commit, wake the bot that is to act at this version (when its pause after this
+    action allows, or when its stand-in grace period ends); nothing when a person is to act."""
     rnd, match = t.round, t.match
     if rnd is None or match is None or match.status != MatchStatus.RUNNING:
         return
@@ -63,5 +63,12 @@ def wake_bot(t: Table, seats: list[SeatRow]) -> None:
                                        anyone_here=lambda: person_connected(room_id, now))
     if turn is None and due is None:
         return
+    if turn is not None and t.state is not None:
+        # A pause after this action, the bot woken its decision's length before the move is
+        # due (pace.py): the same moment the bot's turn works out again from the log.
+        moment = pace.moment(t.now, seats, turn, t.state, match_id=match.pk, deal=rnd.number,
+                             number=rnd.actions_logged)
+        if moment is not None:
+            due = moment.wake_at()
     round_id, version = rnd.pk, t.room.version
     after_commit(t, lambda: bot_wakeups.schedule(round_id, version, due))

@@ -56,6 +56,9 @@ class SeatRow:
     # A bot's seat (accounts.User.is_bot) and its level; a bot is always at the table.
     is_bot: bool = False
     bot_level: str = ""
+    # The player's choice of how long bots pause at their tables (accounts.User.bot_speed;
+    # games/services/bots/pace.py takes the slowest of the people seated).
+    bot_speed: str = "normal"
 
 
 class _Columns:
@@ -147,7 +150,7 @@ def _compiled() -> dict[str, Any]:
     seat_columns = (
         f"s.{q('index')}, s.{q('team')}, s.{q('user_id')}, s.{q('joined')}, "
         f"u.{q('username')}, u.{q('display_name')}, u.{q('anonymised_at')}, "
-        f"u.{q('is_bot')}, u.{q('bot_level')}, "
+        f"u.{q('is_bot')}, u.{q('bot_level')}, u.{q('bot_speed')}, "
         f"EXISTS(SELECT 1 FROM {conn} c "
         f"WHERE c.{q('room_id')} = s.{q('room_id')} AND c.{q('user_id')} = s.{q('user_id')} "
         f"AND c.{q('last_seen')} >= %s AND c.{q('closed_at')} IS NULL), "
@@ -367,9 +370,9 @@ def _seat_rows(rows: list[Any]) -> list[SeatRow]:
                     public_name(username, display, anonymised, bool(is_bot), bot_level),
                     _aware(joined), bool(online) or bool(is_bot),
                     None if online or is_bot else away_since(last_open, last_closed),
-                    bool(is_bot), bot_level)
+                    bool(is_bot), bot_level, bot_speed)
             for (index, team, user_id, joined, username, display, anonymised, is_bot,
-                 bot_level, online, last_open, last_closed) in rows]
+                 bot_level, bot_speed, online, last_open, last_closed) in rows]
 
 
 def public_name(username: str, display_name: str, anonymised_at: Any, is_bot: bool = False,

@@ -51,6 +51,8 @@ def site_server(site_server_log: ServerLog) -> Iterator[str]:
         DJANGO_SECRET_KEY=secrets.token_urlsafe(50),
         DJANGO_ALLOWED_HOSTS="127.0.0.1,localhost",
         DJANGO_DEBUG="0",
+        # Bots without their pause (tests/settings.py): the pages are tested, not the pace.
+        TROCCAS_BOT_PAUSE_SCALE="0",
     )
     for command in (["migrate", "--noinput", "-v0"], ["collectstatic", "--noinput", "-v0"]):
         done = subprocess.run([sys.executable, "manage.py", *command], cwd=ROOT, env=env,

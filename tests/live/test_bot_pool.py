@@ -122,6 +122,84 @@ def test_four_bots_finish_a_match_on_a_celery_worker(owner: Any, players: list[A
     assert "games.bot_turn" in proc.output()
 
 
+# --- the pause (issue #24 item 14, issue #25 item 11) -------------------------------------------
+
+# Bot moves to check: the first deal's passes and discard, then cards (the reveal window
+# between them is the timer's, 2 s).
+PACED_MOVES = 16
+PACE_SETTINGS = {"TROCCAS_BOT_PAUSE_SCALE": 0.35, "TROCCAS_BOT_BUDGET_MS": 150}
+
+
+def _paced(settings: Any) -> None:
+    for name, value in PACE_SETTINGS.items():
+        setattr(settings, name, value)
+
+
+def _bot_moves(code: str) -> list[RoundAction]:
+    """The deal's log (the lobby's rows before it have no deal)."""
+    return list(RoundAction.objects.filter(room__code=code, round__isnull=False)
+                .select_related("actor", "round").order_by("version"))
+
+
+def _check_paced(code: str) -> None:
+    """Every bot move reached the table no sooner than its pause after the action before
+    it (the moment is exact; under load it may come later, so the upper bound is generous)."""
+    from games.services.bots import pace
+
+    rows = _bot_moves(code)
+    checked = 0
+    for before, row in zip(rows, rows[1:], strict=False):
+        if row.actor_id is None or not row.actor.is_bot or row.round_id != before.round_id:
+            continue
+        assert before.sequence is not None and row.round is not None
+        pause = pace.pause_seconds("normal", row.round.match_id, row.round.number,
+                                   before.sequence)
+        gap = (row.created - before.created).total_seconds()
+        assert pause - 0.002 <= gap <= pause + 2.0, (row.kind, gap, pause)
+        checked += 1
+    assert checked >= PACED_MOVES - 2, [(r.kind, r.actor_id) for r in rows]
+
+
+@embedded_only
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.timeout(90)
+async def test_the_embedded_workers_hold_each_bot_move_until_its_pause_is_over(
+        owner: Any, settings: Any) -> None:
+    _paced(settings)
+    code = await sync_to_async(_bot_table)(owner)
+    timer_loop.embedded.ensure_started()  # the reveal window's end
+    bot_pool.embedded.ensure_started()
+    try:
+        await sync_to_async(tables.must)(code, owner, "start_round")
+        end = time.monotonic() + 60
+        while len(await sync_to_async(_bot_moves)(code)) < PACED_MOVES + 1:
+            assert time.monotonic() < end, await sync_to_async(tables.phase)(code)
+            await _sleep(0.2)
+    finally:
+        bot_pool.embedded.stop()
+        if timer_loop.embedded.sweeper is not None:
+            timer_loop.embedded.sweeper.cancel()
+    await sync_to_async(_check_paced)(code)
+
+
+@requires_distributed_postgres
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.timeout(150)
+def test_a_celery_worker_holds_each_bot_move_until_its_pause_is_over(
+        owner: Any, settings: Any, server_procs: Processes) -> None:
+    _paced(settings)  # the writer here schedules the first wake-up; the worker the others
+    server_procs.env.update({name: str(value) for name, value in PACE_SETTINGS.items()})
+    proc = server_procs.worker()
+    code = _bot_table(owner)
+    tables.must(code, owner, "start_round")
+    end = time.monotonic() + 60
+    while len(_bot_moves(code)) < PACED_MOVES + 1:
+        assert time.monotonic() < end, (tables.phase(code), proc.output()[-3000:])
+        time.sleep(0.2)
+    _check_paced(code)
+
+
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.timeout(60)
 def test_the_sweep_wakes_a_lost_bot_turn_and_only_that(

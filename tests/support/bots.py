@@ -48,7 +48,6 @@ def play_out(code: str, people: dict[int, Any], *, until: str = MATCH_OVER,
     """Drive the table to `until`: the bots by their wake-ups, the people (by seat) with
     their first legal card, the reveal window by the sweep once it is moved into the past,
     the next deal started by the owner when people are seated."""
-    owner = Room.objects.get(code=code).owner
     for _ in range(limit):
         st = tables.state(code)
         assert st is not None
@@ -57,24 +56,42 @@ def play_out(code: str, people: dict[int, Any], *, until: str = MATCH_OVER,
         if bot_to_act(code) is not None:
             assert wake(code)
             continue
-        if st.phase == REVEAL:
-            tables.expire_deadline(code)
-            assert services.sweep_deadlines() == 1
-        elif st.phase == PLAY:
-            assert st.deal is not None and st.deal.turn is not None
-            turn = st.deal.turn
-            tables.must(code, people[turn], "play_card",
-                        card=legal_actions(st, turn)["legal_cards"][0])
-        elif st.phase == "DEALING":
-            tables.must(code, people[st.dealer], "deal_next_pass")
-        elif st.phase == "SCART":
-            allowed = legal_actions(st, st.dealer)["scart_allowed"]
-            tables.must(code, people[st.dealer], "discard_scart", cards=allowed[:2])
-        elif st.phase == "ROUND_OVER":
-            tables.must(code, owner, "regame")
-        else:  # pragma: no cover
-            raise AssertionError(st.phase)
+        person_step(code, people)
     raise AssertionError(f"{until} not reached")
+
+
+def person_step(code: str, people: dict[int, Any]) -> None:
+    """The one step the table waits for when no bot is to act: the person (by seat) on turn
+    plays their first legal card (deals, discards the first allowed cards), the reveal window
+    is closed by the sweep once moved into the past, the owner starts the next deal."""
+    st = tables.state(code)
+    assert st is not None
+    if st.phase == REVEAL:
+        tables.expire_deadline(code)
+        assert services.sweep_deadlines() == 1
+    elif st.phase == PLAY:
+        assert st.deal is not None and st.deal.turn is not None
+        turn = st.deal.turn
+        tables.must(code, people[turn], "play_card",
+                    card=legal_actions(st, turn)["legal_cards"][0])
+    elif st.phase == "DEALING":
+        tables.must(code, people[st.dealer], "deal_next_pass")
+    elif st.phase == "SCART":
+        allowed = legal_actions(st, st.dealer)["scart_allowed"]
+        tables.must(code, people[st.dealer], "discard_scart", cards=allowed[:2])
+    elif st.phase == "ROUND_OVER":
+        tables.must(code, Room.objects.get(code=code).owner, "regame")
+    else:  # pragma: no cover
+        raise AssertionError(st.phase)
+
+
+def legal_cards_of_bot(code: str) -> int | None:
+    """How many cards the bot to act may play now (None: no bot is to play a card)."""
+    turn = bot_to_act(code)
+    st = tables.state(code)
+    if turn is None or st is None or st.phase != PLAY:
+        return None
+    return len(legal_actions(st, turn.seat)["legal_cards"])
 
 
 def current_match(code: str) -> Match:

@@ -85,6 +85,8 @@ def current_database_url() -> str:
 
 def process_env(redis_url: str, **extra: str) -> dict[str, str]:
     env = dict(os.environ)
+    # Bots without their pause, as in the test process (tests/settings.py); `extra` may set it.
+    env["TROCCAS_BOT_PAUSE_SCALE"] = "0"
     env.update(
         DJANGO_SETTINGS_MODULE="troccas_site.settings",
         DATABASE_URL=current_database_url(),

@@ -8,6 +8,10 @@ never stalls a table: a decision that raises, overruns its budget or is illegal 
 the easy bot's choice (it decides in under a millisecond: a strong bot out of time plays like
 the easy bot, not like a beginner; issue #24 item 13), or by the lowest-value legal action if
 that fails too; each fallback is counted (bot_budget.governor) and logged without a card in it.
+
+Every bot move reaches the table a pause after the table's previous action, whatever its
+decision took (games/services/bots/pace.py: a person can follow the trick, and the time a
+decision took never tells the bot's hand; issue #24 item 14, issue #25 item 11).
 """
 
 from __future__ import annotations
@@ -38,6 +42,7 @@ from games.history.replay import ENGINE_KINDS, engine_action
 from games.models import MatchStatus, Room, Round, RoundAction
 from games.models.presence import PRESENCE_TIMEOUT
 from games.services.bots import budget as bot_budget
+from games.services.bots import pace
 from games.services.bots import wakeups as bot_wakeups
 from games.services.bots.stand_ins import BotTurn, pending_turn
 from games.services.commands import Command
@@ -46,14 +51,15 @@ from games.services.lobby import check_bot_tables
 from games.services.people import person_connected
 from games.services.rooms import create_room
 from games.services.snapshot import lobby_state
+from games.services.sql import SeatRow
 from games.services.tables import Table, load_code, seats_of
 from games.services.writer import Outcome, submit
 
 log = logging.getLogger(__name__)
 
-# A decision may take this much longer than its budget (the strong bot checks its clock
-# after every playout, so it ends a little late) before it counts as an overrun.
-OVERRUN_SLACK_MS = 100.0
+# A decision may take this much longer than its budget before it counts as an overrun (the
+# pace module holds it: a bot's wake-up comes that much before its move is due).
+OVERRUN_SLACK_MS = pace.OVERRUN_SLACK_MS
 
 
 def budget_ms() -> float:
@@ -103,10 +109,12 @@ def _is_legal(action: Any, v: dict[str, Any]) -> bool:
 
 
 def _decide_with_deadline(v: dict[str, Any], events: list[dict[str, Any]], level: str,
-                          seed: int, budget: float) -> tuple[Any, BaseException | None, bool]:
-    """Run the decision on a thread of its own and wait at most budget + slack for it:
-    (action, exception raised, overran). A decision that never returns is left to finish on
-    its daemon thread; the table does not wait for it."""
+                          seed: int, budget: float, wait: float | None = None
+                          ) -> tuple[Any, BaseException | None, bool]:
+    """Run the decision on a thread of its own and wait at most `wait` ms for it (default:
+    budget + slack): (action, exception raised, overran). A decision that never returns is
+    left to finish on its daemon thread; the table does not wait for it."""
+    wait = budget + OVERRUN_SLACK_MS if wait is None else wait
     box: dict[str, Any] = {}
 
     def run() -> None:
@@ -118,18 +126,18 @@ def _decide_with_deadline(v: dict[str, Any], events: list[dict[str, Any]], level
     thread = threading.Thread(target=run, name="troccas-bot-decide", daemon=True)
     start = time.perf_counter()
     thread.start()
-    thread.join((budget + OVERRUN_SLACK_MS) / 1000)
+    thread.join(wait / 1000)
     elapsed = (time.perf_counter() - start) * 1000
-    if thread.is_alive() or elapsed > budget + OVERRUN_SLACK_MS:
+    if thread.is_alive() or elapsed > wait:
         return None, None, True
     return box.get("action"), box.get("error"), False
 
 
 def choose(v: dict[str, Any], events: list[dict[str, Any]], *, level: str, seed: int,
-           budget: float, where: str) -> dict[str, Any]:
-    """The bot's action; when the decision raised, overran its budget or is illegal, the easy
-    bot's choice instead (`_stand_in`)."""
-    action, error, overran = _decide_with_deadline(v, events, level, seed, budget)
+           budget: float, where: str, wait: float | None = None) -> dict[str, Any]:
+    """The bot's action; when the decision raised, overran its budget (waited for `wait` ms,
+    default budget + slack) or is illegal, the easy bot's choice instead (`_stand_in`)."""
+    action, error, overran = _decide_with_deadline(v, events, level, seed, budget, wait)
     if error is not None:
         log.error("bot %s: %s raised at %s; %s", where, type(error).__name__, _where(error),
                   FALLBACK_NOTE)
@@ -211,10 +219,11 @@ def wake_bot(round_id: int, version: int, due: float | None = None) -> bool:
 
 def play_bot_turn(round_id: int, version: int, budget: float | None = None) -> bool:
     """A bot's wake-up: if a bot is to act on this deal at this version, decide and submit
-    its action, the decision given `budget` ms (default: the settings' full budget). False
-    (and nothing changed) if the table moved on, is paused (a practice table whose person is
-    away: games/services/pause.py) or no bot is to act; a stand-in whose grace period is not
-    over yet is woken again when it is."""
+    its action, the decision given `budget` ms (default: the settings' full budget), the move
+    held until its moment (pace.py). False (and nothing changed) if the table moved on, is
+    paused (a practice table whose person is away: games/services/pause.py) or no bot is to
+    act; a stand-in whose grace period is not over yet, or a bot woken well before its
+    moment, is woken again then."""
     code = Round.objects.filter(pk=round_id).values_list("match__room__code", flat=True).first()
     if code is None:
         return False
@@ -223,23 +232,36 @@ def play_bot_turn(round_id: int, version: int, budget: float | None = None) -> b
             or t.room.closed is not None or t.match is None or t.state is None
             or t.match.status != MatchStatus.RUNNING):
         return False
-    turn, due = pending_turn(t.state, seats_of(t), t.room.owner_id, t.now,
+    seats = seats_of(t)
+    turn, due = pending_turn(t.state, seats, t.room.owner_id, t.now,
                              paused=t.match.paused_at is not None,
                              anyone_here=lambda: person_connected(t.room.pk, t.now))
     if turn is None:
         if due is not None:
             bot_wakeups.schedule(round_id, version, due)
         return False
+    moment = bot_moment(t, seats, turn)
+    if moment is not None and moment.wake - pace.clock.time() > pace.EARLY_TOLERANCE_S:
+        bot_wakeups.schedule(round_id, version, moment.wake_at())
+        return False
     v = view(t.state, turn.seat)
     events = events_for(deal_events(t), turn.seat)
     number = t.round.actions_logged
     where = f"room {code} seat {turn.seat} ({turn.level}) deal {t.round.number} action {number}"
     budget = budget_ms() if budget is None else budget
+    # Fixed before the decision starts, from the clock and the budget alone: when the move
+    # reaches the table never depends on how long this hand takes to decide.
+    planned = pace.plan(moment, pace.clock.time(), turn.level, budget) if moment else None
+    wait = None
+    if planned is not None:
+        budget, wait = planned.budget_ms, planned.wait_ms
     started = time.perf_counter()
     action = choose(v, events, level=turn.level, seed=seed_of(t.match.pk, t.round.number, number),
-                    budget=budget, where=where)
+                    budget=budget, where=where, wait=wait)
     bot_budget.governor.decided(budget, (time.perf_counter() - started) * 1000)
     user = _actor(turn)
+    if planned is not None:
+        pace.hold(planned.submit_at, turn.level)
     for_seat = turn.seat if turn.stand_in_for is not None else None
     out = _send(code, user, action, f"bot-{round_id}-{version}", version, for_seat)
     if not out.ok and not out.duplicate and out.version == version and out.code not in (
@@ -254,6 +276,18 @@ def play_bot_turn(round_id: int, version: int, budget: float | None = None) -> b
         # table recorded it at the next version, and the bot is woken again to play its card.
         return True
     return out.ok
+
+
+def bot_moment(t: Table, seats: list[SeatRow], turn: BotTurn) -> pace.Moment | None:
+    """When `turn`'s move is to reach the table (pace.moment), from the time the action that
+    made the table's current version was accepted (the log's row at that version: the
+    writer's own `t.now`, which the writer's announcement used to schedule this wake-up)."""
+    if not pace.enabled() or t.round is None or t.match is None or t.state is None:
+        return None
+    previous = (RoundAction.objects.filter(room_id=t.room.pk, version=t.room.version)
+                .values_list("created", flat=True).first())
+    return pace.moment(previous, seats, turn, t.state, match_id=t.match.pk,
+                       deal=t.round.number, number=t.round.actions_logged)
 
 
 def _send(code: str, user: User, action: dict[str, Any], action_id: str, version: int,
@@ -283,12 +317,17 @@ def sweep_bot_turns(limit: int = 200) -> int:
         t = load_code(code, lock=False)
         if t.round is None or t.match is None:
             continue
+        seats = seats_of(t)
         turn, _due = pending_turn(
-            t.state, seats_of(t), t.room.owner_id, t.now, paused=t.match.paused_at is not None,
+            t.state, seats, t.room.owner_id, t.now, paused=t.match.paused_at is not None,
             anyone_here=functools.partial(person_connected, t.room.pk, t.now))
-        if turn is not None:
-            bot_wakeups.schedule(t.round.pk, t.room.version)
-            woken += 1
+        if turn is None:
+            continue
+        moment = bot_moment(t, seats, turn)
+        if moment is not None and moment.wake > pace.clock.time():
+            continue  # a slow table's pause is not over: its own wake-up comes then
+        bot_wakeups.schedule(t.round.pk, t.room.version)
+        woken += 1
     return woken
 
 

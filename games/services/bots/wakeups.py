@@ -7,9 +7,11 @@ it goes to the live layer's worker pool through the after-commit port
 (games/models/after_commit.py, games/live/bot_pool.py). A lost wake-up is
 found by the deadline sweep (games/services/deadlines.py), like a lost timer.
 
-Every wake-up carries the moment its bot is to act (`due`, seconds since the epoch: a Celery
+Every wake-up carries the moment its bot is to start (`due`, seconds since the epoch: a Celery
 worker may run on another machine), so the runner can tell how far behind it is and shrink the
-decision's budget (games/services/bots/budget.py).
+decision's budget (games/services/bots/budget.py). That moment is the bot's decision length
+before its move is due to reach the table (games/services/bots/pace.py, the announcement's
+`wake_bot`).
 """
 
 from __future__ import annotations
