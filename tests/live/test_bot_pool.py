@@ -165,9 +165,9 @@ def _check_paced(code: str) -> None:
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.timeout(90)
 async def test_the_embedded_workers_hold_each_bot_move_until_its_pause_is_over(
-        owner: Any, settings: Any) -> None:
+        owner: Any, players: list[Any], settings: Any) -> None:
     _paced(settings)
-    code = await sync_to_async(_bot_table)(owner)
+    code = await sync_to_async(_bot_table)(owner, players)
     timer_loop.embedded.ensure_started()  # the reveal window's end
     bot_pool.embedded.ensure_started()
     try:
@@ -175,6 +175,7 @@ async def test_the_embedded_workers_hold_each_bot_move_until_its_pause_is_over(
         end = time.monotonic() + 60
         while len(await sync_to_async(_bot_moves)(code)) < PACED_MOVES + 1:
             assert time.monotonic() < end, await sync_to_async(tables.phase)(code)
+            await sync_to_async(_watching)()
             await _sleep(0.2)
     finally:
         bot_pool.embedded.stop()
@@ -187,15 +188,16 @@ async def test_the_embedded_workers_hold_each_bot_move_until_its_pause_is_over(
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.timeout(150)
 def test_a_celery_worker_holds_each_bot_move_until_its_pause_is_over(
-        owner: Any, settings: Any, server_procs: Processes) -> None:
+        owner: Any, players: list[Any], settings: Any, server_procs: Processes) -> None:
     _paced(settings)  # the writer here schedules the first wake-up; the worker the others
     server_procs.env.update({name: str(value) for name, value in PACE_SETTINGS.items()})
     proc = server_procs.worker()
-    code = _bot_table(owner)
+    code = _bot_table(owner, players)
     tables.must(code, owner, "start_round")
     end = time.monotonic() + 60
     while len(_bot_moves(code)) < PACED_MOVES + 1:
         assert time.monotonic() < end, (tables.phase(code), proc.output()[-3000:])
+        _watching()
         time.sleep(0.2)
     _check_paced(code)
 
