@@ -9,6 +9,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from accounts.models import User
 from accounts.validators import is_plain_text
 from games.models import ReportReason, TalkMessage, TalkMute, TalkReport, TalkSuspension
 from games.models.talk import MAX_REPORT_NOTE
@@ -21,9 +22,13 @@ CONTEXT = 5
 
 
 def set_mute(user: Any, other_id: int, muted: bool) -> None:
-    """`user` mutes (or unmutes) `other_id` everywhere; their sockets refilter at once."""
+    """`user` mutes (or unmutes) `other_id` everywhere; their sockets refilter at once.
+    PLAYER_NOT_FOUND (and nothing written) for an id that names no account: the mute row's
+    foreign key would fail at commit, and the socket with it (issue #25 item 13)."""
     if other_id == user.pk:
         raise TalkError("CANNOT_TARGET_SELF")
+    if not User.objects.filter(pk=other_id).exists():
+        raise TalkError("PLAYER_NOT_FOUND")
     with transaction.atomic():
         if muted:
             TalkMute.objects.get_or_create(user_id=user.pk, muted_id=other_id)
@@ -34,8 +39,6 @@ def set_mute(user: Any, other_id: int, muted: bool) -> None:
 
 def muted_by(user: Any) -> list[Any]:
     """The players `user` muted, by name (the friends page lists them, each with Unmute)."""
-    from accounts.models import User
-
     return list(User.objects.filter(pk__in=TalkMute.objects.filter(user_id=user.pk)
                                     .values("muted_id")).order_by("display_name", "username"))
 
