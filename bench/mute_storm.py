@@ -1,8 +1,8 @@
 """A mute storm (issue #25 item 5): one player mutes and unmutes as fast as the server answers,
-from one of its four table sockets (16 in flight), while a player at another table sends
-lobby commands.
+from its four table sockets in turn (16 in flight; `--rate` paces them), while a player at
+another table sends lobby commands.
 
-    python bench/mute_storm.py [--duration 10] [--talk 50] [--json FILE]
+    python bench/mute_storm.py [--duration 10] [--talk 50] [--rate 0] [--json FILE]
 
 It starts one embedded server (uvicorn on a temporary SQLite file, bench/ws_load.py's harness)
 and stops it again whatever happens. Table 1 holds the muter's four sockets and `--talk`
@@ -46,6 +46,7 @@ BASELINE = 3.0
 BYSTANDER_EVERY = 0.1
 ANSWER_TIMEOUT = 10.0
 IN_FLIGHT = 16
+MUTE_TIMEOUT = 2.0
 
 
 class Tab:
@@ -84,13 +85,14 @@ class Tab:
                 if fut is not None and not fut.done():
                     fut.set_result(msg)
 
-    async def ask(self, kind: str, **fields: Any) -> dict[str, Any]:
+    async def ask(self, kind: str, timeout: float = ANSWER_TIMEOUT, **fields: Any
+                  ) -> dict[str, Any]:
         action_id = uuid.uuid4().hex
         fut = asyncio.get_running_loop().create_future()
         self.replies[action_id] = fut
         await self.ws.send(json.dumps({"type": kind, "action_id": action_id,
                                        "expected_version": self.version, **fields}))
-        return await asyncio.wait_for(fut, ANSWER_TIMEOUT)
+        return await asyncio.wait_for(fut, timeout)
 
     async def close(self) -> None:
         with suppress(Exception):
@@ -149,21 +151,34 @@ async def run_async(args: argparse.Namespace, port: int, tables: list[Any], pid:
     # IN_FLIGHT mutes at a time: a client that does not wait for each answer.
     gate = asyncio.Semaphore(IN_FLIGHT)
 
-    async def one(target: int, muted: bool) -> None:
+    closed: set[int] = set()
+
+    async def one(tab: int, target: int, muted: bool) -> None:
+        import websockets
+
         try:
-            reply = await muter[0].ask("mute", player=target, muted=muted)
+            reply = await muter[tab].ask("mute", MUTE_TIMEOUT, player=target, muted=muted)
             answers[reply["type"] if reply["type"] == "talk_ack"
                     else reply.get("code", "?")] += 1
         except TimeoutError:
-            answers["(no answer)"] += 1
+            # The table socket's flood bucket drops a frame beyond 10 a second unanswered.
+            answers["(dropped unanswered)"] += 1
+        except (websockets.ConnectionClosed, ConnectionError):
+            answers["(socket closed)"] += 1
+            closed.add(tab)
         finally:
             gate.release()
 
     pending = []
-    while time.monotonic() < end:
+    while time.monotonic() < end and len(closed) < len(muter):
         await gate.acquire()
         target = targets[sent % len(targets)]
-        pending.append(asyncio.create_task(one(target, (sent // len(targets)) % 2 == 0)))
+        # From the muter's sockets in turn at --rate mutes a second (0: as fast as answered),
+        # skipping those closed for flooding.
+        tab = next(i for i in range(len(muter)) if i not in closed) if closed else sent % 4
+        if args.rate:
+            await asyncio.sleep(1 / args.rate)
+        pending.append(asyncio.create_task(one(tab, target, (sent // len(targets)) % 2 == 0)))
         sent += 1
     await asyncio.gather(*pending)
     cpu = cpu_seconds(pid) - cpu0
@@ -175,6 +190,7 @@ async def run_async(args: argparse.Namespace, port: int, tables: list[Any], pid:
     return {
         "duration_s": args.duration, "talk_rows": args.talk, "mutes_sent": sent,
         "answers": dict(answers), "talk_history_frames": history,
+        "muter_sockets_closed": len(closed),
         "server_cpu_s": round(cpu, 2),
         "lobby_before": summary([ms for t, ms in samples if t < storm_at]),
         "lobby_during": summary([ms for t, ms in samples if t >= storm_at]),
@@ -200,13 +216,15 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--duration", type=float, default=10.0)
     p.add_argument("--talk", type=int, default=50)
+    p.add_argument("--rate", type=float, default=0.0)
     p.add_argument("--json", default="")
     args = p.parse_args(argv)
     r = run(args)
     before, during = r["lobby_before"], r["lobby_during"]
     print(f"mute storm: {r['duration_s']} s, {r['talk_rows']} talk rows at the muter's table")
     print(f"  mutes sent {r['mutes_sent']}, answers {r['answers']}, talk_history frames on the "
-          f"muter's 4 sockets {r['talk_history_frames']}")
+          f"muter's 4 sockets {r['talk_history_frames']}, muter's sockets closed "
+          f"{r['muter_sockets_closed']}")
     print(f"  bystander's lobby command: before p50 {before['p50_ms']} ms p99 "
           f"{before['p99_ms']} ms (n={before['n']}); during p50 {during['p50_ms']} ms p99 "
           f"{during['p99_ms']} ms max {during['max_ms']} ms (n={during['n']})")

@@ -113,6 +113,9 @@ class ErrorCode(StrEnum):
     QUEUE_SEATED_IN_MATCH = "QUEUE_SEATED_IN_MATCH"
     QUEUE_NOT_WAITING = "QUEUE_NOT_WAITING"
     QUEUE_BOTS_NOT_YET = "QUEUE_BOTS_NOT_YET"
+    # Trust, round two (issue #25): a mute storm, and a block reaching an open socket.
+    TOO_MANY_MUTES = "TOO_MANY_MUTES"
+    BLOCKED_BY_OWNER = "BLOCKED_BY_OWNER"
 
     @property
     def http_status(self) -> int:
@@ -143,6 +146,8 @@ HTTP_STATUS: Final[dict[ErrorCode, int]] = {
     ErrorCode.QUEUE_SEATED_IN_MATCH: 409,
     ErrorCode.QUEUE_NOT_WAITING: 409,
     ErrorCode.QUEUE_BOTS_NOT_YET: 409,
+    ErrorCode.TOO_MANY_MUTES: 429,
+    ErrorCode.BLOCKED_BY_OWNER: 403,
     ErrorCode.MESSAGE_TOO_LARGE: 413,
     ErrorCode.UNSUPPORTED_MEDIA_TYPE: 415,
     ErrorCode.RATE_LIMITED: 429,

@@ -312,6 +312,8 @@ class RoomConsumer(TalkMixin, LiveSocket):
             return
         await self.send(text_data=event["frame"])
         self.versions.sent_version(event["version"])
+        if "match" in event:
+            self.talk_match_now(event["match"])
 
     async def layer_resync(self, event: dict[str, Any]) -> None:
         """The channel layer may have missed publications while its connection to Redis was

@@ -131,6 +131,9 @@ MESSAGES: dict[str, Promise] = {
                                        "for another table."),
     ErrorCode.QUEUE_NOT_WAITING: _("You are not waiting for a table."),
     ErrorCode.QUEUE_BOTS_NOT_YET: _("Bots are offered only after the wait you chose."),
+    ErrorCode.TOO_MANY_MUTES: _("You have muted or unmuted too many players just now: wait a "
+                                "minute."),
+    ErrorCode.BLOCKED_BY_OWNER: _("You can no longer follow this private room."),
 }
 
 

@@ -65,3 +65,90 @@ async def test_a_mute_of_an_unknown_player_is_refused_and_changes_nothing(table)
         assert await sync_to_async(TalkMute.objects.count)() == 1
     finally:
         await curdin.close()
+
+
+async def _say(c: TableClient, text: str) -> None:
+    assert (await send(c, "say", text=text))["type"] == "talk_ack"
+
+
+def _texts(frame: dict[str, Any]) -> list[str]:
+    return [m["text"] for m in frame["messages"]]
+
+
+async def test_a_mute_refilters_every_socket_from_the_filter_it_is_sent(table, monkeypatch):
+    """Issue #25 item 5: a mute sends the account's sockets the new filter; each refilters
+    the talk it holds instead of reading the talk history from the database again (before:
+    one read per socket per mute)."""
+    from games.live import talk as live_talk
+
+    code, by_seat = table
+    anna, benedetg, curdin = by_seat[1], by_seat[2], by_seat[3]
+    speakers = {1: await tables.open_tab(anna, code), 2: await tables.open_tab(benedetg, code)}
+    tabs = [await tables.open_tab(curdin, code) for _ in range(2)]
+    reads: list[int] = []
+    real = live_talk._history
+
+    def counted(*args: Any) -> Any:
+        reads.append(args[2])
+        return real(*args)
+
+    try:
+        await _say(speakers[1], "anna speaks")
+        await _say(speakers[2], "benedetg speaks")
+        for c in tabs:
+            await c.wait_for(lambda m: m["type"] == "talk"
+                             and m["message"]["text"] == "benedetg speaks")
+        monkeypatch.setattr(live_talk, "_history", counted)
+        assert (await send(tabs[0], "mute", player=anna.pk, muted=True))["type"] == "talk_ack"
+        for c in tabs:
+            hist = await c.wait_for(lambda m: m["type"] == "talk_history")
+            assert _texts(hist) == ["benedetg speaks"]
+        # Her words while muted reach neither socket, and are kept for an unmute.
+        await _say(speakers[1], "anna, muted")
+        # Muting and unmuting benedetg, whom the history was read with: no read either.
+        await send(tabs[1], "mute", player=benedetg.pk, muted=True)
+        for c in tabs:
+            assert _texts(await c.wait_for(lambda m: m["type"] == "talk_history")) == []
+        await send(tabs[1], "mute", player=benedetg.pk, muted=False)
+        for c in tabs:
+            hist = await c.wait_for(lambda m: m["type"] == "talk_history")
+            assert _texts(hist) == ["benedetg speaks"]
+        assert [r for r in reads if r == curdin.pk] == []
+        # Unmuting anna, hidden when the history was read: her earlier words come back
+        # (read again, once per socket), her words while muted too.
+        await send(tabs[0], "mute", player=anna.pk, muted=False)
+        for c in tabs:
+            hist = await c.wait_for(lambda m: m["type"] == "talk_history")
+            assert _texts(hist) == ["anna speaks", "benedetg speaks", "anna, muted"]
+    finally:
+        for c in (*tabs, *speakers.values()):
+            await c.close()
+
+
+async def test_mutes_are_limited_per_player(table):
+    """Issue #25 item 5: at most MUTES_PER_WINDOW mutes and unmutes a window, then
+    TOO_MANY_MUTES (translated), and nothing changes."""
+    from django.core.cache import cache
+
+    from games.talk import moderation
+
+    code, by_seat = table
+    curdin = await tables.open_tab(by_seat[3], code)
+    try:
+        for i in range(moderation.MUTES_PER_WINDOW):
+            answer = await send(curdin, "mute", player=by_seat[1 + i % 2].pk, muted=i % 4 < 2)
+            assert answer["type"] == "talk_ack", (i, answer)
+        rows = await sync_to_async(list)(TalkMute.objects.values_list("user_id", "muted_id"))
+        answer = await send(curdin, "mute", player=by_seat[0].pk, muted=True)
+        assert answer["type"] == "error" and answer["code"] == "TOO_MANY_MUTES"
+        assert answer["message"] and answer["message"] != "TOO_MANY_MUTES"
+        assert await sync_to_async(list)(
+            TalkMute.objects.values_list("user_id", "muted_id")) == rows
+        await alive(curdin)
+        # Another player mutes as before.
+        anna = await tables.open_tab(by_seat[1], code)
+        assert (await send(anna, "mute", player=by_seat[0].pk, muted=True))["type"] == "talk_ack"
+        await anna.close()
+    finally:
+        await curdin.close()
+        await sync_to_async(cache.delete)(moderation._mute_key(by_seat[3]))
