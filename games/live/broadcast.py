@@ -35,7 +35,7 @@ GROUP_MESSAGES: dict[str, frozenset[str]] = {
     # group_name(code, seat): the table's audiences.
     "table": frozenset({"table.update", "table.presence", "talk.message", "talk.hidden"}),
     # user_group_name(user_id): every socket of one account.
-    "user": frozenset({"auth.revoke", "talk.mutes"}),
+    "user": frozenset({"auth.revoke", "talk.mutes", "talk.blocked"}),
     # notice_group_name(user_id): the account's site sockets.
     "notices": frozenset({"notices.changed", "site.frame"}),
 }

@@ -321,6 +321,16 @@ class RoomConsumer(TalkMixin, LiveSocket):
         if not self._closing():
             await self._resync()
 
+    async def talk_blocked(self, event: dict[str, Any]) -> None:
+        """This user was blocked by `owner` (games/talk/blocks.py, after commit): a socket
+        watching one of the owner's private rooms closes (BLOCKED_BY_OWNER, 4403), unless the
+        user holds a seat in the match running there: then it stays until the match ends, and
+        the talk between the two stays hidden (talk.mutes). Issue #25 item 7."""
+        if self._closing():
+            return
+        if await db_call(services.blocked_out)(self.code, self.user_id, event["owner"]):
+            await self._shut("BLOCKED_BY_OWNER")
+
     async def table_presence(self, event: dict[str, Any]) -> None:
         if not self._closing():
             await self.send(text_data=event["frame"])

@@ -173,6 +173,11 @@ class SiteConsumer(LiveSocket):
         if not self._closing():
             await self.send(text_data=broadcast.encode({"type": "friends"}))
 
+    async def talk_blocked(self, event: dict[str, Any]) -> None:
+        """A block of this account (RoomConsumer.talk_blocked closes a table socket at the
+        blocker's private room); the site socket watches no room, and `talk.mutes` has said
+        `friends` already."""
+
     async def layer_resync(self, event: dict[str, Any]) -> None:
         """The channel layer may have missed publications (games/live/channel_layer.py): the
         unread count and the queue as they are now, in case a change of them was among them,

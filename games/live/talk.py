@@ -92,6 +92,17 @@ def publish_mutes(user_id: int) -> None:
         log.exception("mute update of user %s failed", user_id)
 
 
+def publish_block(blocker_id: int, blocked_id: int) -> None:
+    """`blocker_id` blocked `blocked_id` (after commit): every socket of the blocked account,
+    in any process, hears it; a table socket at one of the blocker's private rooms closes
+    (RoomConsumer.talk_blocked)."""
+    try:
+        async_to_sync(_send_all)([user_group_name(blocked_id)],
+                                 {"type": "talk.blocked", "owner": blocker_id})
+    except Exception:
+        log.exception("block of user %s's sockets failed", blocked_id)
+
+
 def _signed_in_call(auth: Auth, func: Callable[..., int], *args: Any
                     ) -> int | SignedOut | TroccasError:
     """`func(*args)`, or SIGNED_OUT if the socket's session ended (the frame's session re-check
