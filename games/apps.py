@@ -20,6 +20,7 @@ class GamesConfig(AppConfig):
             schedule_wakeup=timer_loop.embedded.schedule, bot_turn=bot_pool.embedded.schedule,
             publish_talk=live_talk.publish_talk, publish_talk_hidden=live_talk.publish_talk_hidden,
             publish_mutes=live_talk.publish_mutes, publish_notices=live_talk.publish_notices,
+            publish_block=live_talk.publish_block,
             publish_queue=broadcast.send_site_frame))
 
         # A sign-in that ends (log-out, new password, deleted account) closes its sockets.

@@ -122,6 +122,9 @@ class ErrorCode(StrEnum):
     # Rooms per account (issue #25 item 12; games/services/rooms.py open_room).
     TOO_MANY_OPEN_ROOMS = "TOO_MANY_OPEN_ROOMS"
     ROOM_CREATION_RATE_LIMITED = "ROOM_CREATION_RATE_LIMITED"
+    # Trust, round two (issue #25): a mute storm, and a block reaching an open socket.
+    TOO_MANY_MUTES = "TOO_MANY_MUTES"
+    BLOCKED_BY_OWNER = "BLOCKED_BY_OWNER"
 
     @property
     def http_status(self) -> int:
@@ -154,6 +157,8 @@ HTTP_STATUS: Final[dict[ErrorCode, int]] = {
     ErrorCode.QUEUE_NOT_WAITING: 409,
     ErrorCode.QUEUE_BOTS_NOT_YET: 409,
     ErrorCode.TOO_MANY_OPEN_ROOMS: 409,
+    ErrorCode.TOO_MANY_MUTES: 429,
+    ErrorCode.BLOCKED_BY_OWNER: 403,
     ErrorCode.MESSAGE_TOO_LARGE: 413,
     ErrorCode.UNSUPPORTED_MEDIA_TYPE: 415,
     ErrorCode.RATE_LIMITED: 429,

@@ -35,7 +35,7 @@ GROUP_MESSAGES: dict[str, frozenset[str]] = {
     # group_name(code, seat): the table's audiences.
     "table": frozenset({"table.update", "table.presence", "talk.message", "talk.hidden"}),
     # user_group_name(user_id): every socket of one account.
-    "user": frozenset({"auth.revoke", "talk.mutes"}),
+    "user": frozenset({"auth.revoke", "talk.mutes", "talk.blocked"}),
     # notice_group_name(user_id): the account's site sockets.
     "notices": frozenset({"notices.changed", "site.frame"}),
 }
@@ -43,7 +43,7 @@ GROUP_MESSAGES: dict[str, frozenset[str]] = {
 # (channel_layer.RESYNC_MESSAGE, to every consumer) and a socket's note to itself.
 CHANNEL_MESSAGES: dict[str, frozenset[str]] = {
     "any": frozenset({"layer.resync"}),
-    "table": frozenset({"table.gap"}),
+    "table": frozenset({"table.gap", "talk.refilter"}),
 }
 
 
@@ -133,7 +133,9 @@ def build_message(frames: ChangeFrames, seat: int | None, seat_map: dict[str, in
     """The channel-layer message for one audience: its frame, encoded once for all sockets."""
     snap = frames.snap
     message = {"type": "table.update", "seat": seat, "seat_map": seat_map,
-               "version": snap.version, "frame": frames.frame(seat)}
+               "version": snap.version, "frame": frames.frame(seat),
+               # The talk a socket keeps is the current match's (games/live/talk.py).
+               "match": snap.match["id"] if snap.match is not None else None}
     if seat is None:
         # The spectators' audience also learns whether it may stay (set_options mid-match).
         message["spectators_refused"] = spectators_refused(snap)

@@ -20,7 +20,6 @@ from typing import Any
 
 from channels.consumer import get_handler_name
 from django.conf import settings
-from django.utils import translation
 
 from accounts.sessions import signed_in_statement
 from games import services
@@ -44,7 +43,6 @@ from games.live.socket_db import Auth, SignedOut, db_call, if_signed_in, signed_
 from games.live.talk import TalkMixin
 from games.live.version_buffer import GAP_WAIT, Arrival, VersionBuffer
 from games.services.writer import Outcome
-from games.text.errors import message_for
 
 log = logging.getLogger(__name__)
 
@@ -124,7 +122,6 @@ class RoomConsumer(TalkMixin, LiveSocket):
         # The version of the last `state` frame sent and the updates held back until the
         # versions before them have been sent (`table_update`).
         self.versions: VersionBuffer[dict[str, Any]] = VersionBuffer()
-        self.language = self._language()
         self.room_lock = _room_lock(self.code)  # held by reference while the socket lives
         if client_protocol(self.scope.get("query_string", b"")) != PROTOCOL_VERSION:
             # An old page (or client): it would wait for frames of a shape it no longer gets.
@@ -315,6 +312,8 @@ class RoomConsumer(TalkMixin, LiveSocket):
             return
         await self.send(text_data=event["frame"])
         self.versions.sent_version(event["version"])
+        if "match" in event:
+            self.talk_match_now(event["match"])
 
     async def layer_resync(self, event: dict[str, Any]) -> None:
         """The channel layer may have missed publications while its connection to Redis was
@@ -322,22 +321,16 @@ class RoomConsumer(TalkMixin, LiveSocket):
         if not self._closing():
             await self._resync()
 
+    async def talk_blocked(self, event: dict[str, Any]) -> None:
+        """This user was blocked by `owner` (games/talk/blocks.py, after commit): a socket
+        watching one of the owner's private rooms closes (BLOCKED_BY_OWNER, 4403), unless the
+        user holds a seat in the match running there: then it stays until the match ends, and
+        the talk between the two stays hidden (talk.mutes). Issue #25 item 7."""
+        if self._closing():
+            return
+        if await db_call(services.blocked_out)(self.code, self.user_id, event["owner"]):
+            await self._shut("BLOCKED_BY_OWNER")
+
     async def table_presence(self, event: dict[str, Any]) -> None:
         if not self._closing():
             await self.send(text_data=event["frame"])
-
-    async def _send_error(self, code: str, action_id: str | None) -> None:
-        with translation.override(self.language):
-            message = message_for(code)
-        await self.send(text_data=broadcast.encode(
-            {"type": "error", "code": code, "message": message, "action_id": action_id}))
-
-    def _language(self) -> str:
-        user = self.user
-        pref = getattr(user, "preferred_language", "") if user is not None else ""
-        if pref:
-            return pref
-        cookies = self.scope.get("cookies") or {}
-        lang = cookies.get(settings.LANGUAGE_COOKIE_NAME, "")
-        codes = {code for code, _ in settings.LANGUAGES}
-        return lang if lang in codes else settings.LANGUAGE_CODE

@@ -18,9 +18,11 @@ import logging
 import time
 from typing import Any
 
-from games.live import broadcast
-from games.live.protocol import MAX_FRAME_BYTES, too_deep
-from games.live.socket_base import LiveSocket, client_gone
+from django.core.cache import cache
+
+from games.live import broadcast, flood
+from games.live.protocol import too_deep
+from games.live.socket_base import CLOSE_CODES, LiveSocket, client_gone
 from games.live.socket_db import SIGNED_OUT, db_call, if_signed_in
 from games.models import QueueStatus
 from games.services import matchmaking
@@ -31,6 +33,34 @@ log = logging.getLogger(__name__)
 # Pings closer together than this are answered without a database write: a client pings every
 # 30 s, and a flood of pings must not become a flood of UPDATEs.
 TOUCH_EVERY = 5.0
+# The site socket's frames are small (a ping is 15 bytes): a larger frame is refused unread,
+# MESSAGE_TOO_LARGE, well below the table socket's 4 KiB (protocol.MAX_FRAME_BYTES).
+MAX_SITE_FRAME_BYTES = 1024
+# After one of an account's site sockets was closed for flooding, its new site sockets are
+# refused (RATE_LIMITED, 4429) for this long, before anything is read or written: a client
+# that reconnects at once to flood again costs a handshake, not a presence row, two group
+# joins and two reads (bench/site_socket_flood.py --reconnect; issue #25 item 3). On the
+# cache, so every process of the distributed mode sees it.
+FLOOD_COOLDOWN = flood.WINDOW
+
+
+def _cooldown_key(user: Any) -> str:
+    # The account's id and the instant it joined: an id a fresh database hands out again (a
+    # test run, a restore) is another account, whose sockets the cache must not refuse.
+    joined = getattr(user, "date_joined", None)
+    return f"site-socket-flooded:{user.pk}:{joined.timestamp() if joined else 0}"
+
+
+def _open(user: Any, channel_name: str) -> str | None:
+    """The handshake's one thread hop: refused while the account cools down from a flood,
+    else its presence row (games/talk/online.py)."""
+    if cache.get(_cooldown_key(user)) is not None:
+        return "RATE_LIMITED"
+    return online.connect(user, channel_name)
+
+
+def _flooded(user: Any) -> None:
+    cache.set(_cooldown_key(user), 1, timeout=FLOOD_COOLDOWN)
 
 
 class SiteConsumer(LiveSocket):
@@ -55,7 +85,7 @@ class SiteConsumer(LiveSocket):
         if not getattr(self.user, "is_authenticated", False):
             await self._shut("NOT_AUTHENTICATED")
             return
-        refusal = await db_call(online.connect)(self.user, self.channel_name)
+        refusal = await db_call(_open)(self.user, self.channel_name)
         if refusal is not None:
             await self._shut(refusal)
             return
@@ -67,9 +97,10 @@ class SiteConsumer(LiveSocket):
         await self._send_unread()
         await self._send_queue()
 
-    async def _send_error(self, code: str, action_id: str | None) -> None:
-        # The site socket's error frame carries the code alone (docs/protocol.md).
-        await self.send(text_data=json.dumps({"type": "error", "code": code}))
+    async def _close_flooder(self) -> None:
+        await db_call(_flooded)(self.user)
+        await self._send_error("RATE_LIMITED", None)
+        await self.close(code=CLOSE_CODES["RATE_LIMITED"])
 
     async def disconnect(self, code: int) -> None:
         await self._cleanup()
@@ -87,13 +118,18 @@ class SiteConsumer(LiveSocket):
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None
                       ) -> None:
-        """Only `{"type": "ping"}` is read (the heartbeat, every 30 s); anything else, or a
-        frame is ignored; a ping after the sign-in ended closes the socket."""
+        """Only `{"type": "ping"}` is read (the heartbeat, every 30 s); a frame over
+        MAX_SITE_FRAME_BYTES is refused (MESSAGE_TOO_LARGE), anything else ignored; a ping after
+        the sign-in ended closes the socket. The flood bucket comes first, so the refusals are
+        bounded as the pongs are."""
         if self._closing() or not self._admit():
             return
-        # A ping is 15 bytes: anything large or nested is not one (and is not decoded).
-        if (text_data is None or len(text_data.encode()) > MAX_FRAME_BYTES
-                or too_deep(text_data)):
+        size = len(text_data.encode()) if text_data is not None else len(bytes_data or b"")
+        if size > MAX_SITE_FRAME_BYTES:
+            await self._send_error("MESSAGE_TOO_LARGE", None)
+            return
+        # A ping is 15 bytes: anything nested is not one (and is not decoded).
+        if text_data is None or too_deep(text_data):
             return
         try:
             frame = json.loads(text_data)
@@ -136,6 +172,11 @@ class SiteConsumer(LiveSocket):
         `friends`; the frame carries nothing, so it tells no one anything about anybody."""
         if not self._closing():
             await self.send(text_data=broadcast.encode({"type": "friends"}))
+
+    async def talk_blocked(self, event: dict[str, Any]) -> None:
+        """A block of this account (RoomConsumer.talk_blocked closes a table socket at the
+        blocker's private room); the site socket watches no room, and `talk.mutes` has said
+        `friends` already."""
 
     async def layer_resync(self, event: dict[str, Any]) -> None:
         """The channel layer may have missed publications (games/live/channel_layer.py): the

@@ -2,8 +2,9 @@
 close codes, the cleanup however a socket ends, the handshake's session, the end of a sign-in
 (`auth_revoke`) and the flood bucket (games/live/flood.py) in front of every frame.
 
-A socket subclasses `LiveSocket` and provides `_cleanup` (idempotent), `_send_error` (its error
-frame) and, if it has more reasons to stop reading than these, `_closing`.
+A socket subclasses `LiveSocket` and provides `_cleanup` (idempotent) and, if it has more
+reasons to stop reading than these, `_closing`. Both send the same error frame (`_send_error`:
+the code, its sentence in the user's language, the action_id), flood answers included.
 """
 
 from __future__ import annotations
@@ -13,12 +14,15 @@ from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any, Final
 
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
+from django.utils import translation
 
 from accounts.models import User
 from accounts.sessions import session_tag
-from games.live import flood
+from games.live import broadcast, flood
 from games.live.socket_db import Auth, db_call, signed_in
+from games.text.errors import message_for
 
 # Close codes (4000–4999 are the application's): the client shows why and does not retry.
 # TOO_MANY_SOCKETS shares 4429 ("too many") with flooding: both mean "not now, not automatically".
@@ -27,7 +31,7 @@ from games.live.socket_db import Auth, db_call, signed_in
 CLOSE_CODES: Final[Mapping[str, int]] = {
     "NOT_AUTHENTICATED": 4401, "SPECTATORS_NOT_ALLOWED": 4403, "BLOCKED_FROM_ROOM": 4403,
     "ROOM_NOT_FOUND": 4404, "RATE_LIMITED": 4429, "TOO_MANY_SOCKETS": 4429,
-    "PROTOCOL_OUTDATED": 4426}
+    "PROTOCOL_OUTDATED": 4426, "BLOCKED_BY_OWNER": 4403}
 # A refusal without a close code of its own.
 CLOSE_REFUSED: Final = 4400
 # A handler that failed unexpectedly: the socket is closed as "internal error" (RFC 6455).
@@ -103,12 +107,28 @@ class LiveSocket(_TypedWebsocketConsumer):
         self.user_id: int = self.user.pk or 0
         self.auth: Auth = (self.user_id, getattr(self.user, "password", ""), session_key)
         self.flood = flood.Bucket()
+        self.language = self._language()
+
+    def _language(self) -> str:
+        """The language of this socket's sentences: the user's choice, else the site's
+        language cookie, else the site's default."""
+        pref = getattr(self.user, "preferred_language", "")
+        if pref:
+            return str(pref)
+        cookies = self.scope.get("cookies") or {}
+        lang = cookies.get(settings.LANGUAGE_COOKIE_NAME, "")
+        codes = {code for code, _ in settings.LANGUAGES}
+        return str(lang) if lang in codes else str(settings.LANGUAGE_CODE)
 
     async def _cleanup(self) -> None:
         raise NotImplementedError
 
     async def _send_error(self, code: str, action_id: str | None) -> None:
-        raise NotImplementedError
+        """One error frame: the stable code and its sentence in this socket's language."""
+        with translation.override(self.language):
+            message = message_for(code)
+        await self.send(text_data=broadcast.encode(
+            {"type": "error", "code": code, "message": message, "action_id": action_id}))
 
     def _closing(self) -> bool:
         return not self.registered or self.shut or self.flood_closed or self.failed

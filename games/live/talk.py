@@ -11,7 +11,9 @@ quick phrase in its reader's language and drops the talk of speakers its user mu
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import time
 from collections import deque
 from collections.abc import Callable
 from typing import Any
@@ -32,6 +34,14 @@ log = logging.getLogger(__name__)
 
 # How many recent action_ids a socket remembers, so a resent `say` is said once.
 _SEEN_IDS = 32
+# A socket refilters its talk at most once per this many seconds, however many mutes, blocks
+# or friendships of its user change meanwhile: a storm of them costs one frame per window.
+REFILTER_WAIT = 0.25
+# The talk payloads a socket keeps to refilter from: its history and what arrived since, the
+# muted speakers' included (an unmute shows them again without a read).
+_KEPT = 2 * frames.HISTORY_LENGTH
+# A refilter that must read the filter and the history from the database.
+_READ = object()
 
 
 def _groups(code: str, audience: str) -> list[str]:
@@ -70,10 +80,27 @@ def publish_notices(user_id: int, unread: int) -> None:
 
 
 def publish_mutes(user_id: int) -> None:
+    """`user_id`'s mutes, blocks or friends changed (after commit): their new filter, read once
+    here, goes to every socket of the account, which refilters the talk it holds instead of
+    reading its talk history again (issue #25 item 5). `at` orders two changes published by
+    different processes: a socket keeps the filter read last."""
     try:
-        async_to_sync(_send_all)([user_group_name(user_id)], {"type": "talk.mutes"})
+        message = {"type": "talk.mutes", "hidden": sorted(readers.hidden_speakers(user_id)),
+                   "trusted": sorted(readers.trusted_speakers(user_id)), "at": time.time()}
+        async_to_sync(_send_all)([user_group_name(user_id)], message)
     except Exception:
         log.exception("mute update of user %s failed", user_id)
+
+
+def publish_block(blocker_id: int, blocked_id: int) -> None:
+    """`blocker_id` blocked `blocked_id` (after commit): every socket of the blocked account,
+    in any process, hears it; a table socket at one of the blocker's private rooms closes
+    (RoomConsumer.talk_blocked)."""
+    try:
+        async_to_sync(_send_all)([user_group_name(blocked_id)],
+                                 {"type": "talk.blocked", "owner": blocker_id})
+    except Exception:
+        log.exception("block of user %s's sockets failed", blocked_id)
 
 
 def _signed_in_call(auth: Auth, func: Callable[..., int], *args: Any
@@ -103,11 +130,12 @@ def _report(code: str, user: Any, seat: int | None, fields: dict[str, Any]) -> i
                              reason=fields["reason"], note=fields.get("note")).pk
 
 
-def _history(code: str, seat: int | None, user_id: int, language: str) -> dict[str, Any]:
+def _history(code: str, seat: int | None, user_id: int) -> dict[str, Any]:
     hidden = readers.hidden_speakers(user_id)
     trusted = readers.trusted_speakers(user_id)
-    return {"hidden": hidden, "trusted": trusted,
-            "frame": frames.history(code, seat, language, hidden, trusted)}
+    match, payloads = frames.history_payloads(code, seat, hidden)
+    return {"hidden": hidden, "trusted": trusted, "match": match, "payloads": payloads,
+            "at": time.time()}
 
 
 class TalkMixin(LiveSocket):
@@ -145,14 +173,33 @@ class TalkMixin(LiveSocket):
 
     async def talk_resync(self, always: bool = False) -> None:
         """Send the talk of the current match this socket may read (connect, resync, and
-        whenever this user's mutes change). A socket that has not been sent any talk yet gets
-        no frame for an empty list: a table without talk sends what it always sent."""
-        got = await db_call(_history)(self.code, self.seat, self.user_id, self.language)
+        when a change of this user's filter shows a speaker it holds no talk of). A socket
+        that has not been sent any talk yet gets no frame for an empty list: a table without
+        talk sends what it always sent."""
+        got = await db_call(_history)(self.code, self.seat, self.user_id)
         self.talk_muted: set[int] = got["hidden"]
         self.talk_trusted: set[int] = got["trusted"]
-        if got["frame"]["messages"] or always or getattr(self, "talk_synced", False):
+        # What the payloads were read under: a filter that hides no one of these more than
+        # these shows nothing the socket lacks.
+        self.talk_base_hidden: set[int] = set(got["hidden"])
+        self.talk_filter_at: float = got["at"]
+        self.talk_match: int | None = got["match"]
+        self.talk_kept: deque[dict[str, Any]] = deque(got["payloads"], maxlen=_KEPT)
+        await self._send_talk_history(always)
+
+    async def _send_talk_history(self, always: bool) -> None:
+        frame = frames.history_frame(self.talk_kept, self.language, self.talk_muted,
+                                     self.talk_trusted)
+        if frame["messages"] or always or getattr(self, "talk_synced", False):
             self.talk_synced = True
-            await self.send(text_data=encode(got["frame"]))
+            await self.send(text_data=encode(frame))
+
+    def talk_match_now(self, match: int | None) -> None:
+        """The table's current match, from a table update: a new match starts a new talk
+        history (the old match's talk is not refiltered back in)."""
+        if "talk_kept" in self.__dict__ and match != self.talk_match:
+            self.talk_match = match
+            self.talk_kept.clear()
 
     async def talk_message(self, event: dict[str, Any]) -> None:
         if self._closing():
@@ -160,6 +207,10 @@ class TalkMixin(LiveSocket):
         payload = event["payload"]
         if payload["audience"] == TalkAudience.SPECTATORS and self.seat is not None:
             return  # a seat never reads the spectators' chat
+        if "talk_kept" in self.__dict__:
+            if payload["match"] != self.talk_match:
+                self.talk_match_now(payload["match"])
+            self.talk_kept.append(payload)
         if payload["author"] in getattr(self, "talk_muted", ()):
             return
         self.talk_synced = True
@@ -168,9 +219,53 @@ class TalkMixin(LiveSocket):
                                                           getattr(self, "talk_trusted", set()))}))
 
     async def talk_hidden(self, event: dict[str, Any]) -> None:
-        if not self._closing():
-            await self.send(text_data=encode({"type": "talk_hidden", "id": event["id"]}))
+        if self._closing():
+            return
+        kept = self.__dict__.get("talk_kept")
+        if kept is not None:
+            remaining = [p for p in kept if p["id"] != event["id"]]
+            kept.clear()
+            kept.extend(remaining)
+        await self.send(text_data=encode({"type": "talk_hidden", "id": event["id"]}))
 
     async def talk_mutes(self, event: dict[str, Any]) -> None:
+        """This user's filter changed (publish_mutes): kept, and the talk refiltered once
+        REFILTER_WAIT later, whatever else changes meanwhile."""
+        if self._closing():
+            return
+        if "hidden" not in event:
+            self.__dict__["talk_next"] = _READ  # no filter given: read it
+        elif event["at"] < getattr(self, "talk_filter_at", 0.0):
+            return  # read before the filter this socket holds: nothing new
+        else:
+            self.talk_filter_at = event["at"]
+            if self.__dict__.get("talk_next") is not _READ:
+                self.__dict__["talk_next"] = (set(event["hidden"]), set(event["trusted"]))
+        if not self.__dict__.get("talk_refilter_armed"):
+            self.talk_refilter_armed = True
+            asyncio.get_running_loop().call_later(REFILTER_WAIT, self._arm_refilter)
+
+    def _arm_refilter(self) -> None:
+        # On the loop, outside the handlers: asks for `talk_refilter` through the socket's own
+        # channel, so it runs in turn with the talk and table messages.
         if not self._closing():
+            asyncio.get_running_loop().create_task(
+                self.channel_layer.send(self.channel_name, {"type": "talk.refilter"}))
+        else:
+            self.talk_refilter_armed = False
+
+    async def talk_refilter(self, event: dict[str, Any]) -> None:
+        self.talk_refilter_armed = False
+        if self._closing():
+            return
+        pending = self.__dict__.pop("talk_next", _READ)
+        if pending is _READ or "talk_kept" not in self.__dict__:
             await self.talk_resync(always=True)
+            return
+        hidden, trusted = pending
+        self.talk_muted, self.talk_trusted = hidden, trusted
+        if not hidden >= self.talk_base_hidden:
+            # Someone hidden when the history was read is shown now: their talk is not here.
+            await self.talk_resync(always=True)
+            return
+        await self._send_talk_history(always=True)

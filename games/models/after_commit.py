@@ -43,6 +43,8 @@ class Effects:
     publish_talk: Callable[[str, str, dict[str, Any]], None]
     publish_talk_hidden: Callable[[str, int], None]
     publish_mutes: Callable[[int], None]
+    # A block (blocker, blocked): the blocked player's sockets at the blocker's private rooms.
+    publish_block: Callable[[int, int], None]
     publish_notices: Callable[[int, int], None]
     # Find a game (services/matchmaking.py): one frame to one user's site sockets (/ws/me/).
     publish_queue: Callable[[int, dict[str, Any]], None]

@@ -31,6 +31,7 @@ from games.services.lobby import owner_blocked, staff_close_room, staff_end_matc
 from games.services.presence import (
     PRESENCE_TIMEOUT,
     away_seats,
+    blocked_out,
     connect,
     connected_users,
     disconnect,
@@ -51,7 +52,8 @@ from games.services.writer import (
 )
 
 __all__ = [
-    "PRESENCE_TIMEOUT", "Command", "Outcome", "ServiceError", "away_seats", "connect",
+    "PRESENCE_TIMEOUT", "Command", "Outcome", "ServiceError", "away_seats", "blocked_out",
+    "connect",
     "connected_users",
     "create_practice_table", "create_room", "disconnect", "fire_deadline", "wake", "key_of",
     "open_room",

@@ -10,6 +10,7 @@ cleaning up leaves rows whose last_seen stops moving: they count as away after P
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from types import SimpleNamespace
 from typing import Any
 
 from django.db import transaction
@@ -17,7 +18,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from games.engine.options import Options
-from games.models import Connection, Room, Round, Seat
+from games.models import Connection, MatchStatus, Room, Round, Seat
 from games.models.after_commit import on_commit
 from games.models.presence import PRESENCE_TIMEOUT, STALE_AFTER
 from games.services import sql
@@ -55,6 +56,20 @@ def may_watch(code: str, user: Any) -> str | None:
     if not seated and not room.allow_spectators and room.current_match_id is not None:
         return "SPECTATORS_NOT_ALLOWED"
     return None
+
+
+def blocked_out(code: str, user_id: int, owner_id: int) -> bool:
+    """Whether a socket of `user_id` at table `code` must close because `owner_id` blocked
+    them: the room is `owner_id`'s and private, the block still stands, and the user holds
+    no seat in a running match there (issue #25 item 7)."""
+    room = Room.objects.filter(code=code, owner_id=owner_id).select_related(
+        "current_match").first()
+    if room is None or not owner_blocked(room, SimpleNamespace(pk=user_id)):
+        return False
+    match = room.current_match
+    if match is None or match.status != MatchStatus.RUNNING:
+        return True
+    return not Seat.objects.filter(room=room, user_id=user_id, index__isnull=False).exists()
 
 
 def connect(code: str, user: Any, channel_name: str) -> str | None:

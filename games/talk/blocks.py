@@ -52,6 +52,8 @@ def block(user: Any, target_id: int) -> User:
         # Talk between the two is hidden from now on, on every open socket of either.
         hooks.mutes_changed(user.pk)
         hooks.mutes_changed(target.pk)
+        # The blocked player's open sockets at the blocker's private rooms close.
+        hooks.blocked(user.pk, target.pk)
     return target
 
 

@@ -69,18 +69,34 @@ def audiences_for(seat: int | None) -> tuple[str, ...]:
     return (TalkAudience.TABLE, TalkAudience.SPECTATORS)
 
 
+def history_payloads(code: str, seat: int | None, hidden: Iterable[int]
+                     ) -> tuple[int | None, list[dict[str, Any]]]:
+    """The current match's id (None in the lobby before a first match) and the payloads of its
+    last HISTORY_LENGTH visible messages this reader may see, oldest first: what a socket
+    keeps, to refilter from when its reader's mutes change (games/live/talk.py)."""
+    room = Room.objects.filter(code=code).values("id", "current_match_id").first()
+    if room is None:
+        return None, []
+    rows = (TalkMessage.objects
+            .filter(room_id=room["id"], match_id=room["current_match_id"],
+                    hidden__isnull=True, audience__in=audiences_for(seat))
+            .exclude(author_id__in=list(hidden))
+            .select_related("author", "phrase", "match").order_by("-pk")[:HISTORY_LENGTH])
+    return room["current_match_id"], [payload_of(m) for m in reversed(rows)]
+
+
+def history_frame(payloads: Iterable[dict[str, Any]], language: str, hidden: set[int],
+                  trusted: set[int]) -> dict[str, Any]:
+    """The `talk_history` frame of `payloads` for one reader: without the speakers in
+    `hidden`, the last HISTORY_LENGTH of the rest."""
+    shown = [p for p in payloads if p["author"] not in hidden][-HISTORY_LENGTH:]
+    return {"type": "talk_history",
+            "messages": [for_reader(p, language, trusted) for p in shown]}
+
+
 def history(code: str, seat: int | None, language: str, hidden: Iterable[int],
             trusted: set[int]) -> dict[str, Any]:
     """The `talk_history` frame: the last HISTORY_LENGTH visible messages of the current
     match (or of the lobby, before a first match) that this reader may see, oldest first."""
-    room = Room.objects.filter(code=code).values("id", "current_match_id").first()
-    messages: list[dict[str, Any]] = []
-    if room is not None:
-        rows = (TalkMessage.objects
-                .filter(room_id=room["id"], match_id=room["current_match_id"],
-                        hidden__isnull=True, audience__in=audiences_for(seat))
-                .exclude(author_id__in=list(hidden))
-                .select_related("author", "phrase", "match").order_by("-pk")
-                [:HISTORY_LENGTH])
-        messages = [for_reader(payload_of(m), language, trusted) for m in reversed(rows)]
-    return {"type": "talk_history", "messages": messages}
+    hidden = set(hidden)
+    return history_frame(history_payloads(code, seat, hidden)[1], language, hidden, trusted)

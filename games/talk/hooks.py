@@ -25,6 +25,12 @@ def mutes_changed(user_id: int) -> None:
     on_commit(lambda port: port.publish_mutes(user_id))
 
 
+def blocked(blocker_id: int, blocked_id: int) -> None:
+    """After commit, tell the blocked player's sockets (in any process): those watching one of
+    the blocker's private rooms close (issue #25 item 7)."""
+    on_commit(lambda port: port.publish_block(blocker_id, blocked_id))
+
+
 def notices_changed(user_id: int, unread: Callable[[], int]) -> None:
     """After commit, tell `user_id`'s site sockets their unread count (`unread`: a callable
     read then, so the count is the committed one)."""

@@ -6,9 +6,11 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
+from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from accounts.models import User
 from accounts.validators import is_plain_text
 from games.models import ReportReason, TalkMessage, TalkMute, TalkReport, TalkSuspension
 from games.models.talk import MAX_REPORT_NOTE
@@ -18,12 +20,42 @@ from games.talk.frames import audiences_for
 
 # How many messages on each side of a reported one the admin shows as its context.
 CONTEXT = 5
+# Mutes and unmutes one player may make per window (issue #25 item 5: 1,800 in 10 s made
+# every socket of the account re-read its talk each time). Counted on the cache (Redis in the
+# distributed mode), so the limit holds across processes.
+MUTES_PER_WINDOW = 20
+MUTE_WINDOW = 60
+
+
+def _mute_key(user: Any) -> str:
+    # The id and the instant the account joined: an id a fresh database hands out again is
+    # another account, whose count the cache must not carry.
+    joined = getattr(user, "date_joined", None)
+    return f"talk-mutes:{user.pk}:{joined.timestamp() if joined else 0}"
+
+
+def _count_mute(user: Any) -> None:
+    """Count one mute of `user`; TOO_MANY_MUTES past the window's limit (a fixed window)."""
+    key = _mute_key(user)
+    cache.add(key, 0, timeout=MUTE_WINDOW)
+    try:
+        count = int(cache.incr(key))
+    except ValueError:  # the window ended between add() and incr()
+        cache.set(key, 1, timeout=MUTE_WINDOW)
+        count = 1
+    if count > MUTES_PER_WINDOW:
+        raise TalkError("TOO_MANY_MUTES")
 
 
 def set_mute(user: Any, other_id: int, muted: bool) -> None:
-    """`user` mutes (or unmutes) `other_id` everywhere; their sockets refilter at once."""
+    """`user` mutes (or unmutes) `other_id` everywhere; their sockets refilter at once.
+    PLAYER_NOT_FOUND (and nothing written) for an id that names no account: the mute row's
+    foreign key would fail at commit, and the socket with it (issue #25 item 13)."""
     if other_id == user.pk:
         raise TalkError("CANNOT_TARGET_SELF")
+    if not User.objects.filter(pk=other_id).exists():
+        raise TalkError("PLAYER_NOT_FOUND")
+    _count_mute(user)
     with transaction.atomic():
         if muted:
             TalkMute.objects.get_or_create(user_id=user.pk, muted_id=other_id)
@@ -34,8 +66,6 @@ def set_mute(user: Any, other_id: int, muted: bool) -> None:
 
 def muted_by(user: Any) -> list[Any]:
     """The players `user` muted, by name (the friends page lists them, each with Unmute)."""
-    from accounts.models import User
-
     return list(User.objects.filter(pk__in=TalkMute.objects.filter(user_id=user.pk)
                                     .values("muted_id")).order_by("display_name", "username"))
 

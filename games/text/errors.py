@@ -141,6 +141,9 @@ MESSAGES: dict[str, Promise] = {
                                      "close one of them before you open another."),
     ErrorCode.ROOM_CREATION_RATE_LIMITED: _("You have opened many rooms in a short time: "
                                             "please wait a while."),
+    ErrorCode.TOO_MANY_MUTES: _("You have muted or unmuted too many players just now: wait a "
+                                "minute."),
+    ErrorCode.BLOCKED_BY_OWNER: _("You can no longer follow this private room."),
 }
 
 

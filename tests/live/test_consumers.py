@@ -10,11 +10,14 @@ from typing import Any
 import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
+from django.utils import translation
 
 from games import services
 from games.live import protocol
 from games.live.flood import BURST
+from games.live.site_socket import MAX_SITE_FRAME_BYTES
 from games.live.socket_base import CLOSE_CODES
+from games.text.errors import message_for
 from tests.support import tables
 from tests.talk.test_online import site_tab
 
@@ -96,13 +99,55 @@ async def test_a_flooding_site_socket_is_closed_with_4429(players: list[Any]) ->
     await comm.disconnect()
 
 
-async def test_the_site_socket_ignores_large_and_deep_frames(players: list[Any]) -> None:
+async def test_the_site_socket_refuses_large_frames_and_ignores_deep_ones(
+        players: list[Any]) -> None:
+    """Issue #25 item 3: a frame over the site socket's 1 KiB is answered MESSAGE_TOO_LARGE
+    (translated, as the table socket answers it); a nested or non-JSON one is ignored."""
     comm = await site_tab(players[0])
     assert json.loads(await comm.receive_from(timeout=10))["type"] == "notices"
-    for frame in ('{"type": "ping", "pad": "' + "x" * protocol.MAX_FRAME_BYTES + '"}',
-                  "[" * 1000 + "]" * 1000, "not json"):
+    bare = len(json.dumps({"type": "ping", "pad": ""}))
+    await comm.send_to(text_data=json.dumps(
+        {"type": "ping", "pad": "x" * (MAX_SITE_FRAME_BYTES - bare + 1)}))
+    error = json.loads(await comm.receive_from(timeout=10))
+    assert error["type"] == "error" and error["code"] == "MESSAGE_TOO_LARGE"
+    assert error["message"].strip() and error["action_id"] is None
+    # Exactly the limit is a ping like any other.
+    await comm.send_to(text_data=json.dumps(
+        {"type": "ping", "pad": "x" * (MAX_SITE_FRAME_BYTES - bare)}))
+    assert json.loads(await comm.receive_from(timeout=10)) == {"type": "pong"}
+    for frame in ("[" * 400 + "]" * 400, "not json", '{"type": "steal"}'):
         await comm.send_to(text_data=frame)
     assert await comm.receive_nothing(timeout=0.3)
     await comm.send_to(text_data=json.dumps({"type": "ping"}))
     assert json.loads(await comm.receive_from(timeout=10)) == {"type": "pong"}
     await comm.disconnect()
+
+
+async def test_a_site_socket_flooder_is_told_in_its_language_and_cools_down(
+        players: list[Any]) -> None:
+    """Issue #25 item 3: the table socket's error frames (code, sentence, action_id) on the
+    site socket too, and an account whose site socket was closed for flooding opens no new
+    one for a while (RATE_LIMITED, 4429), before any row is written; others are served."""
+    from games.models import SitePresence
+
+    flooder, other = players[0], players[1]
+    flooder.preferred_language = "de"
+    await sync_to_async(flooder.save)()
+    comm = await site_tab(flooder)
+    frames, code = await _closed_after_flood(comm, json.dumps({"type": "ping"}))
+    assert code == 4429
+    limited = next(f for f in frames if f.get("code") == "RATE_LIMITED")
+    with translation.override("de"):
+        assert limited["message"] == message_for("RATE_LIMITED")
+    assert limited["message"] != message_for("RATE_LIMITED")  # English, outside the override
+    await comm.disconnect()
+    rows = await sync_to_async(SitePresence.objects.filter(user=flooder).count)()
+    again = await site_tab(flooder)
+    refusal = await again.receive_output(timeout=10)
+    assert json.loads(refusal["text"])["code"] == "RATE_LIMITED"
+    assert (await again.receive_output(timeout=10))["code"] == 4429
+    assert await sync_to_async(SitePresence.objects.filter(user=flooder).count)() == rows
+    await again.disconnect()
+    bystander = await site_tab(other)
+    assert json.loads(await bystander.receive_from(timeout=10))["type"] == "notices"
+    await bystander.disconnect()

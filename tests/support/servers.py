@@ -40,7 +40,8 @@ REDIS_HOST = (settings.REDIS_URL.rsplit("/", 1)[0] if settings.REDIS_URL
               else "redis://127.0.0.1:6379")
 # The Redis database indexes of the distributed run, one owner each so that test files running
 # side by side (pytest-xdist) never flush or read another's: 0 and 4-8 the suite's own, one per
-# worker (tests/settings.py); 9 tests/live/test_channel_layer.py, 11 tests/live/test_bot_pool.py,
+# worker (tests/settings.py); 3 tests/live/test_block_closes.py, 9 tests/live/test_channel_layer.py,
+# 11 tests/live/test_bot_pool.py,
 # 12 tests/talk/test_online.py, 13 tests/live/test_scale_out.py,
 # 14 tests/services/test_deadlines_celery.py, 15 tests/live/test_two_processes.py (each its
 # module's REDIS_INDEX); 10 and 12 the benches' too (bench/bot_capacity.py, bench/ws_load.py,
