@@ -43,7 +43,7 @@ def test_buchholz_breaks_a_tie_and_equal_entrants_share_a_rank_by_id() -> None:
     parties = [Partie((10,), (11,), 60, 40), Partie((12,), (13,), 60, 40),
                Partie((11,), (14,), 70, 30)]  # 10 beat 11 (who then won): Buchholz 2 beats 0
     table = standings([10, 11, 12, 13, 14], parties)
-    assert [s.entrant for s in table[:3]] == [11, 10, 12]
+    assert [(s.rank, s.entrant) for s in table[:3]] == [(1, 11), (2, 10), (3, 12)]
     assert row(table, 10).buchholz == 2 and row(table, 12).buchholz == 0
     tie = standings([7, 3, 5], [])
     assert [(s.rank, s.entrant) for s in tie] == [(1, 3), (1, 5), (1, 7)]
