@@ -56,8 +56,8 @@ until it is complete, then merged with its neighbour, and so on up to the whole 
 complete graph; so a repeat is never made that the whole field could avoid. Score groups and
 rank distances are optimal among the pairings within the final blocks and windows (for a
 field of up to WINDOW + 1 entrants, over all pairings); nobody floats across a cut, which
-falls at a group's end when it can. Measured on bench/pairing.py: 512 entrants after four
-rounds in about 0.2 s.
+falls at a group's end when it can. Measured on bench/pairing.py after four rounds: 512 pairs
+in about 0.24 s, 512 players (two matchings) in about 0.43 s.
 """
 
 from __future__ import annotations

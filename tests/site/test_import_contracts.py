@@ -16,6 +16,8 @@ from typing import Any
 
 import grimp
 import pytest
+from importlinter.configuration import configure
+from importlinter.contracts.forbidden import ForbiddenContract
 from importlinter.contracts.layers import LayersContract
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -67,6 +69,7 @@ def test_the_games_contract_is_kept_on_the_real_graph(graph: grimp.ImportGraph) 
     ("games.views.api", "games.live.protocol"),
     ("games.talk.online", "games.services.presence"),
     ("games.engine.rules", "games.models"),
+    ("games.services.lobby", "games.clubs.ranking"),
 ])
 def test_an_upward_or_sideways_import_breaks_it(graph: grimp.ImportGraph, importer: str,
                                                 imported: str) -> None:
@@ -79,8 +82,31 @@ def test_an_upward_or_sideways_import_breaks_it(graph: grimp.ImportGraph, import
 
 
 def test_a_new_sub_package_must_be_placed(graph: grimp.ImportGraph) -> None:
-    graph.add_module("games.clubs")
+    # A name no layer holds (games.clubs, once this example, is placed now).
+    graph.add_module("games.unplaced")
     try:
         assert not _contract("games in layers").check(graph, verbose=False).kept
     finally:
-        graph.remove_module("games.clubs")
+        graph.remove_module("games.unplaced")
+
+
+@pytest.mark.parametrize(("importer", "imported"), [
+    ("games.clubs.pairing", "django"),
+    ("games.clubs.ranking", "games.services.lobby"),  # Django through the services
+])
+def test_pairing_and_ranking_stay_pure(graph: grimp.ImportGraph, importer: str,
+                                       imported: str) -> None:
+    configure()  # a forbidden contract times its check with the configured clock
+    linter = _config()
+    [options] = [c for c in linter["contracts"] if c["name"].startswith("Pairing and ranking")]
+    contract = ForbiddenContract(
+        name="pure", session_options={k: v for k, v in linter.items() if k != "contracts"},
+        contract_options={k: v for k, v in options.items() if k not in ("name", "type")})
+    assert contract.check(graph, verbose=False).kept
+    added = not graph.direct_import_exists(importer=importer, imported=imported)
+    graph.add_import(importer=importer, imported=imported)
+    try:
+        assert not contract.check(graph, verbose=False).kept
+    finally:
+        if added:
+            graph.remove_import(importer=importer, imported=imported)
