@@ -144,6 +144,16 @@ def test_swiss_repeats_when_nothing_else_is_left_and_is_deterministic() -> None:
     assert pair_swiss(big, met, [5]) == pair_swiss(list(big), list(met), [5])
 
 
+def test_tiny_fields() -> None:
+    assert pair_swiss([]).pairs == () and pair_swiss([]).bye is None
+    assert pair_swiss([Entrant(9, 3)]).bye == 9
+    three = pair_individual([Entrant(1, 0), Entrant(2, 0), Entrant(3, 0)])
+    assert three.tables == () and sorted(three.sit_out) == [1, 2, 3]
+    # Five players: the lowest-ranked who has not sat out sits out.
+    five = [Entrant(i, 5 - i) for i in range(5)]
+    assert pair_individual(five, sat_out=[4]).sit_out == (3,)
+
+
 def test_bad_input_is_refused() -> None:
     with pytest.raises(ValueError, match="twice"):
         pair_swiss([Entrant(1, 0), Entrant(1, 2)])
@@ -190,11 +200,14 @@ def test_individual_tables_of_four_disjoint_with_rotating_sit_outs(
 
 
 @FAST
-@given(histories(8, 8))
+@given(histories(8, 8), st.booleans())
 def test_individual_partner_repetition_least_then_opponents_for_eight(
-        h: tuple[list[Entrant], list[tuple[int, int]], list[tuple[int, int]], list[int]]) -> None:
+        h: tuple[list[Entrant], list[tuple[int, int]], list[tuple[int, int]], list[int]],
+        smallest: bool) -> None:
     entrants, partners, opponents, _ = h
-    result = pair_individual(entrants, partners, opponents)
+    # The smallest blocks and window (pairs of neighbours) must widen to the same least repeats.
+    narrow = {"window": 1, "block": 2} if smallest else {}
+    result = pair_individual(entrants, partners, opponents, **narrow)
     assert len(result.tables) == 2
     was_partner, was_opponent = met_count(partners), met_count(opponents)
 
