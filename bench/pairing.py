@@ -5,8 +5,9 @@
 Plays R rounds (default 4) of a Swiss tournament of N pairs and of an individual tournament of
 N players with rotating partners, each round paired by games.clubs.pairing from the standings
 of games.clubs.ranking and scored with seeded random card points, then times the pairing of
-round R + 1 (the median of K runs, wall clock). Prints one line per kind:
-`swiss pairs: pairing of N entrants T ms` and `individual: pairing of N entrants T ms`.
+round R + 1 (the median of K runs, wall clock and this process's CPU time, which other
+processes on a shared machine do not inflate). Prints one line per kind:
+`swiss pairs: pairing of N entrants T ms (cpu C ms)`, the same for `individual`.
 bench/tournament.py reuses `measure`.
 """
 
@@ -17,6 +18,7 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -71,22 +73,28 @@ def individual_history(count: int, rounds: int, seed: int) -> tuple[
     return _field(ids, parties, []), partners, opponents, sat_out
 
 
-def measure(count: int = 512, rounds: int = 4, seed: int = 1, repeat: int = 3) -> dict[str, float]:
-    """Milliseconds to pair round `rounds` + 1: {"swiss pairs": ms, "individual": ms}."""
+def _timed(pair: Callable[[], object], repeat: int) -> tuple[float, float]:
+    """The median wall-clock and CPU milliseconds of `repeat` calls."""
+    wall, cpu = [], []
+    for _ in range(repeat):
+        start, start_cpu = time.perf_counter(), time.process_time()
+        pair()
+        wall.append(time.perf_counter() - start)
+        cpu.append(time.process_time() - start_cpu)
+    return 1000 * statistics.median(wall), 1000 * statistics.median(cpu)
+
+
+def measure(count: int = 512, rounds: int = 4, seed: int = 1,
+            repeat: int = 3) -> dict[str, tuple[float, float]]:
+    """(wall, CPU) milliseconds to pair round `rounds` + 1, for "swiss pairs" and
+    "individual"."""
     field, met, byes = swiss_history(count, rounds, seed)
-    swiss = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        pair_swiss(field, met, byes)
-        swiss.append(time.perf_counter() - start)
     players, partners, opponents, sat_out = individual_history(count, rounds, seed)
-    individual = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        pair_individual(players, partners, opponents, sat_out)
-        individual.append(time.perf_counter() - start)
-    return {"swiss pairs": 1000 * statistics.median(swiss),
-            "individual": 1000 * statistics.median(individual)}
+    return {
+        "swiss pairs": _timed(lambda: pair_swiss(field, met, byes), repeat),
+        "individual": _timed(lambda: pair_individual(players, partners, opponents, sat_out),
+                             repeat),
+    }
 
 
 def main() -> None:
@@ -96,8 +104,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
-    for kind, ms in measure(args.entrants, args.rounds, args.seed, args.repeat).items():
-        print(f"{kind}: pairing of {args.entrants} entrants {ms:.0f} ms")
+    for kind, (ms, cpu) in measure(args.entrants, args.rounds, args.seed, args.repeat).items():
+        print(f"{kind}: pairing of {args.entrants} entrants {ms:.0f} ms (cpu {cpu:.0f} ms)")
 
 
 if __name__ == "__main__":
