@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.clubs.pairing import Entrant, Table, pair_individual, pair_swiss
+from games.clubs.pairing import BLOCK, WINDOW, Entrant, Table, pair_individual, pair_swiss
 
 FAST = settings(max_examples=60, deadline=None)
 
@@ -22,7 +22,7 @@ def matchings(items: Sequence[int]) -> Iterator[list[tuple[int, int]]]:
     if not items:
         yield []
         return
-    first, rest = items[0], items[1:]
+    first, rest = items[0], list(items[1:])
     for k, other in enumerate(rest):
         for tail in matchings(rest[:k] + rest[k + 1:]):
             yield [(first, other), *tail]
@@ -206,8 +206,8 @@ def test_individual_partner_repetition_least_then_opponents_for_eight(
         smallest: bool) -> None:
     entrants, partners, opponents, _ = h
     # The smallest blocks and window (pairs of neighbours) must widen to the same least repeats.
-    narrow = {"window": 1, "block": 2} if smallest else {}
-    result = pair_individual(entrants, partners, opponents, **narrow)
+    window, block = (1, 2) if smallest else (WINDOW, BLOCK)
+    result = pair_individual(entrants, partners, opponents, window=window, block=block)
     assert len(result.tables) == 2
     was_partner, was_opponent = met_count(partners), met_count(opponents)
 
