@@ -1,0 +1,1 @@
+"""Clubs and tournaments (issue #26): membership, pairing, the round runner, results."""
