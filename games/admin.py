@@ -458,13 +458,9 @@ class ClubAdmin(ReadOnlyAdmin):
     search_fields = ("name", "region")
     inlines = [MembershipInline]
 
-    def get_queryset(self, request: HttpRequest) -> QuerySet[Any]:
-        rows: QuerySet[Any] = super().get_queryset(request)
-        return rows.annotate(member_total=Count("memberships"))
-
-    @admin.display(description=_("members"), ordering="member_total")
-    def member_count(self, obj: Any) -> int:
-        return int(obj.member_total)
+    @admin.display(description=_("members"))
+    def member_count(self, obj: Club) -> int:
+        return obj.memberships.count()
 
 
 @admin.register(Membership)
