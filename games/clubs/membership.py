@@ -8,6 +8,7 @@ same request, or an owner handing over while a director removes someone, queue o
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Any
 
 from django.conf import settings
@@ -52,6 +53,11 @@ def clean_text(value: str, limit: int, *, required: bool = False) -> str:
     if len(clean) > limit or (required and not clean):
         raise ServiceError("INVALID_FIELD")
     return clean
+
+
+def name_key(name: str) -> str:
+    """What makes two club names the same: any case, any Unicode form (casefolded NFKC)."""
+    return unicodedata.normalize("NFKC", name).casefold()
 
 
 def _club(club_id: int) -> Club:
@@ -100,9 +106,10 @@ def create_club(user: Any, name: str, *, description: str = "", region: str = ""
             owned = Membership.objects.filter(user_id=user.pk, role=Role.OWNER).count()
             if owned >= MAX_OWNED_CLUBS:
                 raise ServiceError("TOO_MANY_CLUBS")
-            if Club.objects.filter(name__iexact=name).exists():
+            if Club.objects.filter(name_key=name_key(name)).exists():
                 raise ServiceError("CLUB_NAME_TAKEN")
-            club = Club.objects.create(name=name, description=description, region=region,
+            club = Club.objects.create(name=name, name_key=name_key(name),
+                                       description=description, region=region,
                                        language=language, admission=admission, creator=user)
             Membership.objects.create(club=club, user=user, role=Role.OWNER)
     except IntegrityError:  # the same name created in another process meanwhile

@@ -8,7 +8,6 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
-from django.db.models.functions import Lower
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -31,6 +30,10 @@ class Role(models.TextChoices):
 
 class Club(models.Model):
     name = models.CharField(_("name"), max_length=NAME_MAX)
+    # The name casefolded (games/clubs/membership.py name_key): what must be unique. Not the
+    # database's lower(), which SQLite applies to ASCII letters only ("MUSTÉR" vs "Mustér").
+    name_key = models.CharField(_("name key"), max_length=NAME_MAX * 3, unique=True,
+                                editable=False)
     description = models.CharField(_("short description"), max_length=DESCRIPTION_MAX,
                                    blank=True)
     region = models.CharField(_("region"), max_length=REGION_MAX, blank=True)
@@ -46,7 +49,6 @@ class Club(models.Model):
         verbose_name_plural = _("clubs")
         ordering = ["name"]
         constraints = [
-            models.UniqueConstraint(Lower("name"), name="club_name_unique_ci"),
             models.CheckConstraint(condition=Q(admission__in=["open", "request"]),
                                    name="club_admission_known"),
         ]

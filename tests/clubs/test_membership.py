@@ -60,6 +60,8 @@ def test_the_creator_owns_the_club_and_names_are_unique_in_any_case(
                                                            "Surselva")
     assert role(club, anna) == Role.OWNER and club.creator == anna
     refused("CLUB_NAME_TAKEN", club_of, benedetg, "LIGIA grischa")
+    club_of(benedetg, "Mustér")
+    refused("CLUB_NAME_TAKEN", club_of, anna, "MUSTÉR")  # beyond ASCII too
     refused("INVALID_FIELD", club_of, benedetg, "")
     refused("INVALID_FIELD", club_of, benedetg, "Club\u202e")  # a bidi control
     refused("INVALID_FIELD", club_of, benedetg, "x" * 41)
@@ -67,7 +69,8 @@ def test_the_creator_owns_the_club_and_names_are_unique_in_any_case(
     refused("INVALID_FIELD", club_of, benedetg, "Ok", admission="secret")
     # The database holds the case-insensitive name and the one owner on its own too.
     with pytest.raises(IntegrityError), transaction.atomic():
-        Club.objects.create(name="ligia GRISCHA", language="de", creator=benedetg)
+        Club.objects.create(name="ligia GRISCHA", name_key="ligia grischa", language="de",
+                            creator=benedetg)
     with pytest.raises(IntegrityError), transaction.atomic():
         Membership.objects.create(club=club, user=benedetg, role=Role.OWNER)
 
