@@ -8,7 +8,6 @@ same request, or an owner handing over while a director removes someone, queue o
 
 from __future__ import annotations
 
-import unicodedata
 from typing import Any
 
 from django.conf import settings
@@ -56,8 +55,9 @@ def clean_text(value: str, limit: int, *, required: bool = False) -> str:
 
 
 def name_key(name: str) -> str:
-    """What makes two club names the same: any case, any Unicode form (casefolded NFKC)."""
-    return unicodedata.normalize("NFKC", name).casefold()
+    """What makes two club names the same: any case, any Unicode form (the stored, normalised
+    name casefolded; `normalise` is NFKC)."""
+    return normalise(name).casefold()
 
 
 def _club(club_id: int) -> Club:
