@@ -26,7 +26,8 @@ from games.models import (
     Winner,
 )
 from games.services.errors import ServiceError
-from games.talk import blocks, friends
+from games.talk import blocks, friends, invitations
+from games.talk.errors import TalkError
 from tests.support.tables import must, submit
 
 pytestmark = pytest.mark.django_db
@@ -195,6 +196,21 @@ def test_a_club_table_is_the_members_alone(players: list[Any], outsider: Any) ->
     assert room.code not in web.get("/api/rooms").content.decode()
     page = web.get(room.get_absolute_url(), follow=True).content.decode()
     assert "only the club&#x27;s members" in page and f"/ws/rooms/{room.code}/" not in page
+    # The JSON API's view of the table refuses the same way.
+    assert web.get(f"/api/rooms/{room.code}").json()["code"] == "CLUB_TABLE_MEMBERS_ONLY"
+    # Only a friend who is a member may be invited to the table.
+    for friend in (curdin, benedetg):
+        friends.send_request(anna, friend.pk)
+        friends.accept(friend, anna.pk)
+    assert invitations.invitable_friends(anna, room) == []  # Benedetg sits there already
+    with pytest.raises(TalkError) as caught:
+        invitations.invite(anna, room, curdin.pk, "http://testserver/")
+    assert caught.value.code == "CLUB_TABLE_MEMBERS_ONLY"
+    assert not Notification.objects.filter(user=curdin, kind="invite").exists()
+    membership.join(curdin, club.pk)
+    assert invitations.invitable_friends(anna, room) == [curdin]
+    invitations.invite(anna, room, curdin.pk, "http://testserver/")
+    membership.leave(curdin, club.pk)
     # A member who leaves loses the table, seat and all.
     membership.leave(benedetg, club.pk)
     assert services.may_watch(room.code, benedetg) == "CLUB_TABLE_MEMBERS_ONLY"
