@@ -20,12 +20,15 @@ from games import services
 from games.models import (
     Announcement,
     Block,
+    Club,
+    ClubInvite,
     Connection,
     FAQEntry,
     FriendRequest,
     Friendship,
     Match,
     MatchStatus,
+    Membership,
     NarrDebt,
     Notification,
     PairStats,
@@ -51,6 +54,7 @@ if TYPE_CHECKING:
     _ModelAdmin = admin.ModelAdmin[Any]
     _ConnectionAdmin = admin.ModelAdmin[Connection]
     _SeatInline = admin.TabularInline[Seat, Room]
+    _MembershipInline = admin.TabularInline[Membership, Club]
     _RoundInline = admin.TabularInline[Round, Match]
     _TrickInline = admin.TabularInline[Trick, Round]
     _FAQEntryAdmin = TabbedTranslationAdmin[FAQEntry]
@@ -61,7 +65,7 @@ if TYPE_CHECKING:
         _seat_count: int
 else:
     _ModelAdmin = _ConnectionAdmin = admin.ModelAdmin
-    _SeatInline = _RoundInline = _TrickInline = admin.TabularInline
+    _SeatInline = _RoundInline = _TrickInline = _MembershipInline = admin.TabularInline
     _FAQEntryAdmin = _AnnouncementAdmin = TabbedTranslationAdmin
 
 
@@ -435,3 +439,41 @@ class QueueEntryAdmin(ReadOnlyAdmin):
 
 # --- table talk (issue #17): its own admin module, registered with the site here ----------
 from games.talk import admin as _talk_admin  # noqa: E402, F401
+
+
+class MembershipInline(NoWrites, _MembershipInline):
+    model = Membership
+    fields = ("user", "role", "joined")
+    readonly_fields = fields
+    extra = 0
+
+
+@admin.register(Club)
+class ClubAdmin(ReadOnlyAdmin):
+    """Clubs are read here: their rows (one owner each, a name unique in any case, names
+    checked as plain text) change only through games/clubs/membership.py."""
+
+    list_display = ("name", "region", "language", "admission", "created", "member_count")
+    list_filter = ("language", "admission")
+    search_fields = ("name", "region")
+    inlines = [MembershipInline]
+
+    @admin.display(description=_("members"))
+    def member_count(self, obj: Club) -> int:
+        return obj.memberships.count()
+
+
+@admin.register(Membership)
+class MembershipAdmin(ReadOnlyAdmin):
+    list_display = ("club", "user", "role", "joined")
+    list_filter = ("role",)
+    search_fields = ("club__name", "user__username", "user__display_name")
+    raw_id_fields = ("club", "user")
+    list_select_related = ("club", "user")
+
+
+@admin.register(ClubInvite)
+class ClubInviteAdmin(ReadOnlyAdmin):
+    list_display = ("club", "user", "kind", "by", "created")
+    list_filter = ("kind",)
+    list_select_related = ("club", "user", "by")

@@ -11,13 +11,14 @@ import json
 from typing import TYPE_CHECKING, Any, cast
 
 from django import forms
+from django.conf import settings
 from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext, pgettext_lazy
 
 from accounts.validators import validate_plain_text
 from games.engine.options import ROOM_TURN_SECONDS, Options, room_standard
-from games.models import Team, Visibility
+from games.models import Admission, Team, Visibility
 from games.text.options import LABELS, describe
 
 if TYPE_CHECKING:
@@ -192,3 +193,19 @@ class FindGameForm(forms.Form):
                         "a seat unless you press it, and a match with bots is not rated."))
         field.widget.attrs["data-queue-bots-after"] = ""
         self.fields["bots_after"] = field
+
+
+class ClubForm(forms.Form):
+    """A new club (issue #26 item 1): plain-text name, description and region; the services
+    normalise and check them again (games/clubs/membership.py clean_text)."""
+
+    name = forms.CharField(label=_("Club name"), max_length=40,
+                           validators=[validate_plain_text])
+    description = forms.CharField(label=_("Short description"), max_length=200, required=False,
+                                  validators=[validate_plain_text])
+    region = forms.CharField(label=_("Region"), max_length=40, required=False,
+                             validators=[validate_plain_text],
+                             help_text=_("Where the club plays, e.g. Surselva."))
+    language = forms.ChoiceField(label=_("Language"), choices=settings.LANGUAGES)
+    admission = forms.ChoiceField(label=_("Who may join"), choices=Admission.choices,
+                                  initial=Admission.OPEN, widget=forms.RadioSelect)

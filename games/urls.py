@@ -1,6 +1,7 @@
 from django.urls import path, register_converter
 
 from games.history import views as views_history
+from games.views import clubs as club_views
 from games.views import friends as friend_views
 from games.views import pages as views
 from games.views import preferences as preference_views
@@ -43,4 +44,21 @@ urlpatterns = [
     path("matches/<id:pk>/transcript.json", views_history.match_transcript,
          name="match_transcript"),
     path("standings/", views_history.standings, name="standings"),
+    path("clubs/", club_views.club_list, name="clubs"),
+    path("clubs/new/", club_views.create_club, name="create_club"),
+    path("clubs/<id:pk>/", club_views.club_page, name="club"),
+    path("clubs/<id:pk>/join/", club_views.join, name="club_join"),
+    path("clubs/<id:pk>/ask/", club_views.ask, name="club_ask"),
+    path("clubs/<id:pk>/invitation/accept/", club_views.accept_invitation,
+         name="club_accept_invitation"),
+    path("clubs/<id:pk>/invitation/decline/", club_views.refuse_invitation,
+         name="club_refuse_invitation"),
+    path("clubs/<id:pk>/leave/", club_views.leave, name="club_leave"),
+    path("clubs/<id:pk>/requests/accept/", club_views.accept_request, name="club_accept"),
+    path("clubs/<id:pk>/requests/refuse/", club_views.refuse_request, name="club_refuse"),
+    path("clubs/<id:pk>/invite/", club_views.invite, name="club_invite"),
+    path("clubs/<id:pk>/remove/", club_views.remove, name="club_remove"),
+    path("clubs/<id:pk>/hand-over/", club_views.hand_over, name="club_hand_over"),
+    path("clubs/<id:pk>/role/", club_views.set_role, name="club_role"),
+    path("clubs/<id:pk>/tables/new/", club_views.new_table, name="club_new_table"),
 ]

@@ -31,7 +31,8 @@ from games.text.errors import message_for
 CLOSE_CODES: Final[Mapping[str, int]] = {
     "NOT_AUTHENTICATED": 4401, "SPECTATORS_NOT_ALLOWED": 4403, "BLOCKED_FROM_ROOM": 4403,
     "ROOM_NOT_FOUND": 4404, "RATE_LIMITED": 4429, "TOO_MANY_SOCKETS": 4429,
-    "PROTOCOL_OUTDATED": 4426, "BLOCKED_BY_OWNER": 4403}
+    "PROTOCOL_OUTDATED": 4426, "BLOCKED_BY_OWNER": 4403,
+    "CLUB_TABLE_MEMBERS_ONLY": 4403}
 # A refusal without a close code of its own.
 CLOSE_REFUSED: Final = 4400
 # A handler that failed unexpectedly: the socket is closed as "internal error" (RFC 6455).

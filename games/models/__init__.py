@@ -6,6 +6,7 @@ Only `games/services/` writes game rows (ARCHITECTURE.md convention 9, a test an
 contracts in pyproject.toml hold it); these modules never import the engine.
 """
 
+from games.models.clubs import Admission, Club, ClubInvite, ClubInviteKind, Membership, Role
 from games.models.content import Announcement, FAQEntry
 from games.models.presence import PRESENCE_TIMEOUT, STALE_AFTER
 from games.models.queue import QueueEntry, QueueStatus
@@ -50,6 +51,7 @@ from games.models.talk import (
 )
 
 __all__ = [
+    "Admission", "Club", "ClubInvite", "ClubInviteKind", "Membership", "Role",
     "INVITE_ALPHABET", "INVITE_LENGTH", "PRESENCE_TIMEOUT", "STALE_AFTER", "Announcement",
     "Block", "BlockedWord", "Connection", "DeadlineKind", "DebtStatus", "FAQEntry",
     "FriendRequest", "Friendship", "Match", "MatchStatus", "NarrDebt", "NoticeKind",

@@ -89,6 +89,8 @@ class NoticeKind(models.TextChoices):
     INVITE = "invite", _("Invitation")
     FRIEND_REQUEST = "friend_request", _("Friend request")
     FRIEND_ACCEPTED = "friend_accepted", _("Friend request accepted")
+    CLUB_INVITE = "club_invite", _("Invitation to a club")
+    CLUB_REQUEST = "club_request", _("Request to join a club")
 
 
 class Notification(models.Model):
@@ -102,6 +104,9 @@ class Notification(models.Model):
     actor = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("actor"),
                               on_delete=models.CASCADE, related_name="+")
     room = models.ForeignKey(Room, verbose_name=_("room"), on_delete=models.CASCADE,
+                             null=True, blank=True, related_name="+")
+    # The club of a club invitation or request to join (issue #26 item 1).
+    club = models.ForeignKey("Club", verbose_name=_("club"), on_delete=models.CASCADE,
                              null=True, blank=True, related_name="+")
     created = models.DateTimeField(_("created"), default=timezone.now, db_index=True)
     read_at = models.DateTimeField(_("read at"), null=True, blank=True)

@@ -53,8 +53,8 @@ class RoomQuerySet(models.QuerySet["Room"]):
         return self.filter(closed__isnull=True)
 
     def listed(self) -> RoomQuerySet:
-        """Rooms shown on the home page: public and still open."""
-        return self.open().filter(visibility=Visibility.PUBLIC)
+        """Rooms shown on the home page: public, still open, and no club's table."""
+        return self.open().filter(visibility=Visibility.PUBLIC, club__isnull=True)
 
 
 class Room(models.Model):
@@ -93,6 +93,16 @@ class Room(models.Model):
         null=True,
         blank=True,
         related_name="+",
+    )
+    # A club table (issue #26 item 1): only the club's members may see it listed, open its
+    # socket or sit down (games/services/presence.py may_watch, lobby.py check_take_seat).
+    club = models.ForeignKey(
+        "Club",
+        verbose_name=_("club"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="rooms",
     )
 
     objects = RoomQuerySet.as_manager()

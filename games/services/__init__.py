@@ -27,7 +27,7 @@ from games.services.commands import Command
 from games.services.deadlines import fire_deadline, sweep_deadlines, wake
 from games.services.errors import ServiceError
 from games.services.idle import sweep_idle_matches
-from games.services.lobby import owner_blocked, staff_close_room, staff_end_match
+from games.services.lobby import club_outsider, owner_blocked, staff_close_room, staff_end_match
 from games.services.presence import (
     PRESENCE_TIMEOUT,
     away_seats,
@@ -53,6 +53,7 @@ from games.services.writer import (
 
 __all__ = [
     "PRESENCE_TIMEOUT", "Command", "Outcome", "ServiceError", "away_seats", "blocked_out",
+    "club_outsider",
     "connect",
     "connected_users",
     "create_practice_table", "create_room", "disconnect", "fire_deadline", "wake", "key_of",

@@ -21,7 +21,7 @@ from games.bots import LEVELS
 from games.engine.errors import OptionsError
 from games.engine.options import Options
 from games.engine.state import team_of
-from games.models import Block, MatchStatus, Room, Seat, Visibility
+from games.models import Block, MatchStatus, Membership, Room, Seat, Visibility
 from games.services.errors import ServiceError
 from games.services.record import bump, finish, log_action
 from games.services.snapshot import NAMES_FROZEN_IN
@@ -69,8 +69,17 @@ def owner_blocked(room: Room, user: Any) -> bool:
             and Block.objects.filter(blocker_id=room.owner_id, blocked_id=user.pk).exists())
 
 
+def club_outsider(room: Room, user: Any) -> bool:
+    """Whether `room` is a club's table and `user` no member of that club (issue #26 item 1):
+    such a player neither sits down nor opens the table's socket."""
+    return (room.club_id is not None
+            and not Membership.objects.filter(club_id=room.club_id, user_id=user.pk).exists())
+
+
 def check_take_seat(t: Table, user: Any, f: Fields) -> _SeatPlan:
     _require_lobby(t)
+    if club_outsider(t.room, user):
+        raise ServiceError("CLUB_TABLE_MEMBERS_ONLY")
     if owner_blocked(t.room, user):
         raise ServiceError("BLOCKED_FROM_ROOM")
     taken = {s.index: s for s in t.room.seats.select_related("user") if s.index is not None}

@@ -23,7 +23,7 @@ from games.models.after_commit import on_commit
 from games.models.presence import PRESENCE_TIMEOUT, STALE_AFTER
 from games.services import sql
 from games.services.bots import wakeups as bot_wakeups
-from games.services.lobby import owner_blocked
+from games.services.lobby import club_outsider, owner_blocked
 from games.services.pause import pause_if_practice, resume_if_paused
 
 __all__ = ["MAX_SOCKETS_PER_ROOM", "MAX_SOCKETS_PER_USER", "PRESENCE_TIMEOUT", "STALE_AFTER",
@@ -51,6 +51,10 @@ def may_watch(code: str, user: Any) -> str | None:
     if room is None:
         return "ROOM_NOT_FOUND"
     seated = Seat.objects.filter(room=room, user=user).exists()
+    if club_outsider(room, user):
+        # A club's table is its members' alone, a seat there included: a member who left the
+        # club keeps no way back in (issue #26 item 1).
+        return "CLUB_TABLE_MEMBERS_ONLY"
     if not seated and owner_blocked(room, user):
         return "BLOCKED_FROM_ROOM"
     if not seated and not room.allow_spectators and room.current_match_id is not None:

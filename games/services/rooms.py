@@ -33,8 +33,9 @@ def with_default_turn_timer(options: Any) -> Any:
 
 def create_room(owner: Any, options: dict[str, Any] | None = None, *, name: str = "",
                 visibility: str = "public", allow_spectators: bool = True,
-                take_seat: str | None = "A") -> Room:
-    """A new room owned by `owner`, who takes a seat in team A unless told otherwise."""
+                take_seat: str | None = "A", club: Any = None) -> Room:
+    """A new room owned by `owner`, who takes a seat in team A unless told otherwise; with
+    `club`, that club's table (the caller checked that `owner` is a member)."""
     if not is_showable(name):
         raise ServiceError("INVALID_FIELD")
     try:
@@ -43,7 +44,8 @@ def create_room(owner: Any, options: dict[str, Any] | None = None, *, name: str 
         raise ServiceError("INVALID_OPTIONS") from None
     with transaction.atomic():
         room = Room.objects.create(owner=owner, options=opts, name=normalise(name).strip()[:60],
-                                   visibility=visibility, allow_spectators=allow_spectators)
+                                   visibility=visibility, allow_spectators=allow_spectators,
+                                   club=club)
         if take_seat in ("A", "B"):
             Seat.objects.create(room=room, user=owner, team=take_seat,
                                 index=0 if take_seat == "A" else 1)

@@ -76,8 +76,9 @@ def search_players(query: str, viewer: Any) -> QuerySet[User]:
 def check_rate(user: Any) -> None:
     """TOO_MANY_INVITATIONS once `user` sent SENT_PER_HOUR requests and invitations within
     the last hour."""
-    sent = notifications.sent_recently(user, (NoticeKind.FRIEND_REQUEST, NoticeKind.INVITE),
-                                       timedelta(hours=1))
+    sent = notifications.sent_recently(
+        user, (NoticeKind.FRIEND_REQUEST, NoticeKind.INVITE, NoticeKind.CLUB_INVITE),
+        timedelta(hours=1))
     if sent >= SENT_PER_HOUR:
         raise TalkError("TOO_MANY_INVITATIONS")
 

@@ -15,7 +15,7 @@ from django.utils import translation
 from django.utils.translation import gettext
 
 from accounts.models import User
-from games.models import NoticeKind, Room, Seat
+from games.models import Membership, NoticeKind, Room, Seat
 from games.talk import notifications
 from games.talk.blocks import is_blocked_either_way
 from games.talk.errors import TalkError
@@ -40,10 +40,19 @@ def _check_inviter(user: Any, room: Room) -> None:
         raise TalkError("NOT_SEATED")
 
 
+def _club_members(room: Room, user_ids: list[int]) -> set[int]:
+    """Those of `user_ids` who are members of the club whose table `room` is."""
+    return set(Membership.objects.filter(club__rooms=room, user_id__in=user_ids)
+               .values_list("user_id", flat=True))
+
+
 def invitable_friends(user: Any, room: Room) -> list[User]:
     """The friends `user` may invite to `room` now: not seated there already."""
     seated = set(Seat.objects.filter(room=room).values_list("user_id", flat=True))
     friends = [f for f in friends_of(user) if f.pk not in seated]
+    if room.club_id is not None:  # a club's table: its members alone may come
+        members = _club_members(room, [f.pk for f in friends])
+        friends = [f for f in friends if f.pk in members]
     online = online_ids(f.pk for f in friends)
     # Online friends first: they can come now.
     return sorted(friends, key=lambda f: f.pk not in online)
@@ -63,6 +72,8 @@ def invite(user: Any, room: Room, friend_id: int, base_url: str) -> User:
         raise TalkError("PLAYER_BLOCKED")
     if not are_friends(user.pk, friend.pk):
         raise TalkError("NOT_FRIENDS")
+    if room.club_id is not None and not _club_members(room, [friend.pk]):
+        raise TalkError("CLUB_TABLE_MEMBERS_ONLY")
     check_rate(user)
     with transaction.atomic():
         notifications.notify(friend.pk, NoticeKind.INVITE, user, room)

@@ -10,7 +10,7 @@ from typing import Any
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from games.models import NoticeKind, Notification, Room
+from games.models import Club, NoticeKind, Notification, Room
 from games.talk import hooks
 
 __all__ = ["RECENT_SHOWN", "mark_all_read", "notify", "recent", "sent_recently", "text_of",
@@ -19,10 +19,12 @@ __all__ = ["RECENT_SHOWN", "mark_all_read", "notify", "recent", "sent_recently",
 RECENT_SHOWN = 50
 
 
-def notify(user_id: int, kind: str, actor: Any, room: Room | None = None) -> Notification:
+def notify(user_id: int, kind: str, actor: Any, room: Room | None = None,
+           club: Club | None = None) -> Notification:
     """Write a notification for `user_id`; its sockets hear of it once the transaction
     commits (never of one rolled back)."""
-    notice = Notification.objects.create(user_id=user_id, kind=kind, actor=actor, room=room)
+    notice = Notification.objects.create(user_id=user_id, kind=kind, actor=actor, room=room,
+                                         club=club)
     hooks.notices_changed(user_id, lambda: unread_count(user_id))
     return notice
 
@@ -39,7 +41,7 @@ def sent_recently(actor: Any, kinds: tuple[str, ...], within: timedelta) -> int:
 
 
 def recent(user: Any) -> list[Notification]:
-    return list(Notification.objects.filter(user=user).select_related("actor", "room")
+    return list(Notification.objects.filter(user=user).select_related("actor", "room", "club")
                 [:RECENT_SHOWN])
 
 
@@ -59,6 +61,12 @@ def text_of(notice: Notification) -> str:
         room = notice.room
         return gettext("%(name)s invites you to the table %(room)s.") % {
             "name": name, "room": str(room) if room is not None else "?"}
+    if notice.kind == NoticeKind.CLUB_INVITE:
+        return gettext("%(name)s invites you to join the club %(club)s.") % {
+            "name": name, "club": str(notice.club) if notice.club is not None else "?"}
+    if notice.kind == NoticeKind.CLUB_REQUEST:
+        return gettext("%(name)s asks to join the club %(club)s.") % {
+            "name": name, "club": str(notice.club) if notice.club is not None else "?"}
     if notice.kind == NoticeKind.FRIEND_REQUEST:
         return gettext("%(name)s sent you a friend request.") % {"name": name}
     return gettext("%(name)s accepted your friend request.") % {"name": name}

@@ -144,6 +144,25 @@ MESSAGES: dict[str, Promise] = {
     ErrorCode.TOO_MANY_MUTES: _("You have muted or unmuted too many players just now: wait a "
                                 "minute."),
     ErrorCode.BLOCKED_BY_OWNER: _("You can no longer follow this private room."),
+    # Clubs (games/clubs/membership.py)
+    ErrorCode.CLUB_NOT_FOUND: _("There is no such club."),
+    ErrorCode.CLUB_NAME_TAKEN: _("A club of this name already exists: choose another name."),
+    ErrorCode.TOO_MANY_CLUBS: _("You already own as many clubs as an account may: hand one "
+                                "over before you create another."),
+    ErrorCode.ALREADY_CLUB_MEMBER: _("You are already a member of this club."),
+    ErrorCode.NOT_CLUB_MEMBER: _("Only the members of this club can do that."),
+    ErrorCode.CLUB_BY_REQUEST: _("This club accepts members by request: ask to join."),
+    ErrorCode.CLUB_REQUEST_PENDING: _("A request or invitation for this club is already "
+                                      "waiting for an answer."),
+    ErrorCode.NO_CLUB_REQUEST: _("This request to join is no longer open."),
+    ErrorCode.NO_CLUB_INVITATION: _("This invitation to the club is no longer open."),
+    ErrorCode.NOT_CLUB_DIRECTOR: _("Only the club's owner and directors can do that."),
+    ErrorCode.NOT_CLUB_OWNER: _("Only the club's owner can do that."),
+    ErrorCode.OWNER_MUST_HAND_OVER: _("You own this club: hand it over to another member "
+                                      "before you leave."),
+    ErrorCode.CANNOT_REMOVE_OWNER: _("The club's owner cannot be removed."),
+    ErrorCode.CLUB_TABLE_MEMBERS_ONLY: _("This is a club table: only the club's members can "
+                                         "follow it and sit down."),
 }
 
 

@@ -88,6 +88,11 @@ def room(request: HttpRequest, code: str) -> HttpResponse:
     )
     seats = list(room.seats.all())
     user = request.user
+    if room.club_id is not None and (not user.is_authenticated
+                                     or services.club_outsider(room, user)):
+        # Issue #26 item 1: a club's table is for its members; its page would show who plays.
+        messages.error(request, message_for("CLUB_TABLE_MEMBERS_ONLY"))
+        return redirect("games:home")
     if (user.is_authenticated and not any(s.user_id == user.pk for s in seats)
             and services.owner_blocked(room, user)):
         # Issue #17: the owner of this private room blocked this player; the page would show
