@@ -43,6 +43,16 @@ class _Deadline:
             self._deadline.cancel()
             self._deadline = None
 
+    # First in each protocol's bases, so `super()` is uvicorn's protocol.
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        # uvicorn's protocols take an asyncio.Transport, which is what asyncio hands them.
+        super().connection_made(transport)  # type: ignore[misc]
+        self._arm()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._disarm()
+        super().connection_lost(exc)  # type: ignore[misc]
+
     def _expired(self) -> None:
         self._deadline = None
         if not self.transport.is_closing():
@@ -50,14 +60,6 @@ class _Deadline:
 
 
 class DeadlineH11Protocol(_Deadline, H11Protocol):
-    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-        super().connection_made(transport)
-        self._arm()
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        self._disarm()
-        super().connection_lost(exc)
-
     def handle_events(self) -> None:
         super().handle_events()
         # DONE: the request is all in; SWITCHED_PROTOCOL: a websocket took the connection.
@@ -83,14 +85,6 @@ else:
     class DeadlineHttpToolsProtocol(_Deadline, HttpToolsProtocol):
         _header_bytes = 0
         _in_headers = True
-
-        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-            super().connection_made(transport)
-            self._arm()
-
-        def connection_lost(self, exc: Exception | None) -> None:
-            self._disarm()
-            super().connection_lost(exc)
 
         def data_received(self, data: bytes) -> None:
             super().data_received(data)

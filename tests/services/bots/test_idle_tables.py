@@ -9,7 +9,6 @@ never by sleeping.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import timedelta
 from typing import Any
 
@@ -20,19 +19,13 @@ from django.utils import timezone
 
 from games import services
 from games.engine import PLAY, ROUND_OVER
-from games.live import bot_pool
 from games.models import Match, MatchStatus, PlayerRating, Room, RoundAction
 from tests.support import bots as helpers
 from tests.support import tables
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(120)]
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(120),
+              pytest.mark.usefixtures("no_worker_threads")]
 
-
-@pytest.fixture(autouse=True)
-def _no_worker_threads() -> Iterator[None]:
-    bot_pool.embedded.stop()
-    yield
-    bot_pool.embedded.stop()
 
 
 def _two_people_two_bots(owner: Any, partner: Any, until: str) -> str:

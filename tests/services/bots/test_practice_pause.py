@@ -9,7 +9,6 @@ The bots are woken by the test itself (tests/support/bots.py), as in test_stand_
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import timedelta
 from typing import Any
 
@@ -18,21 +17,15 @@ from django.utils import timezone
 
 from games import services
 from games.engine import DEALING, PLAY, REVEAL
-from games.live import bot_pool
 from games.models import Connection, Match, Round, RoundAction
 from games.models.presence import STALE_AFTER
 from games.services.bots import wakeups as bot_wakeups
 from tests.support import bots as helpers
 from tests.support import tables
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(120)]
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(120),
+              pytest.mark.usefixtures("no_worker_threads")]
 
-
-@pytest.fixture(autouse=True)
-def _no_worker_threads() -> Iterator[None]:
-    bot_pool.embedded.stop()
-    yield
-    bot_pool.embedded.stop()
 
 
 @pytest.fixture

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -21,7 +20,6 @@ from accounts.bots import bot_account
 from games import bots, services
 from games.bots import easy
 from games.engine import DEALING, MATCH_OVER, PLAY, legal_actions
-from games.live import bot_pool
 from games.live.protocol import ProtocolError, parse
 from games.models import PlayerRating, RatingHistory, RoundAction, Seat
 from games.services.bots import budget as bot_budget
@@ -29,16 +27,9 @@ from tests import personas
 from tests.support import bots as helpers
 from tests.support import tables
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(120)]
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(120),
+              pytest.mark.usefixtures("no_worker_threads")]
 
-
-@pytest.fixture(autouse=True)
-def _no_worker_threads() -> Iterator[None]:
-    """The test wakes the bots itself: a pool a websocket test of this process started would
-    race it (the workers have tests of their own)."""
-    bot_pool.embedded.stop()
-    yield
-    bot_pool.embedded.stop()
 
 
 @pytest.fixture
