@@ -210,7 +210,9 @@ class TalkMixin(LiveSocket):
         if "talk_kept" in self.__dict__:
             if payload["match"] != self.talk_match:
                 self.talk_match_now(payload["match"])
-            self.talk_kept.append(payload)
+            # A history read that raced this message may already hold it: kept once.
+            if all(p["id"] != payload["id"] for p in self.talk_kept):
+                self.talk_kept.append(payload)
         if payload["author"] in getattr(self, "talk_muted", ()):
             return
         self.talk_synced = True
