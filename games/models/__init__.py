@@ -49,6 +49,27 @@ from games.models.talk import (
     TalkReport,
     TalkSuspension,
 )
+from games.models.tournaments import (
+    DirectorAction,
+    Entrant,
+    EntrantKind,
+    EntrantStatus,
+    ResultAdjustment,
+    RoundStatus,
+    Spectators,
+    Stage,
+    StageFormat,
+    TableOutcome,
+    TableTalk,
+    Tiebreak,
+    Tournament,
+    TournamentBye,
+    TournamentRound,
+    TournamentStatus,
+    TournamentTable,
+    Unfinished,
+    planned_deck,
+)
 
 __all__ = [
     "Admission", "Club", "ClubInvite", "ClubInviteKind", "Membership", "Role",
@@ -60,4 +81,8 @@ __all__ = [
     "Round", "RoundAction", "Seat", "SitePresence", "TalkAudience", "TalkMessage", "TalkMute",
     "ReportReason", "TalkReport", "TalkSuspension", "Team", "Trick", "Visibility", "Winner",
     "new_invite_code",
+    "DirectorAction", "Entrant", "EntrantKind", "EntrantStatus", "ResultAdjustment",
+    "RoundStatus", "Spectators", "Stage", "StageFormat", "TableOutcome", "TableTalk",
+    "Tiebreak", "Tournament", "TournamentBye", "TournamentRound", "TournamentStatus",
+    "TournamentTable", "Unfinished", "planned_deck",
 ]
