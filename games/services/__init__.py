@@ -13,6 +13,8 @@ Doors (consumers, views, the API, tasks, the admin, bots) call what this package
 - `table_snapshot` — a read-only picture of a table for a sync;
 - `play_bot_turn`, `wake_bot`, `sweep_bot_turns`, `create_practice_table` — bots at the table
   (bots/turns.py); `wake_bot` is what a runner calls, at the budget bots/budget.py allows;
+- `director_pause`, `director_resume`, `substitute_seat` — a tournament director's hand on a
+  running match (pause.py);
 - `sweep_idle_matches` — end the matches nobody is at (idle.py; a practice table's pause is
   presence's, pause.py).
 """
@@ -28,6 +30,7 @@ from games.services.deadlines import fire_deadline, sweep_deadlines, wake
 from games.services.errors import ServiceError
 from games.services.idle import sweep_idle_matches
 from games.services.lobby import club_outsider, owner_blocked, staff_close_room, staff_end_match
+from games.services.pause import director_pause, director_resume, substitute_seat
 from games.services.presence import (
     PRESENCE_TIMEOUT,
     away_seats,
@@ -54,7 +57,7 @@ from games.services.writer import (
 __all__ = [
     "PRESENCE_TIMEOUT", "Command", "Outcome", "ServiceError", "away_seats", "blocked_out",
     "club_outsider",
-    "connect",
+    "connect", "director_pause", "director_resume", "substitute_seat",
     "connected_users",
     "create_practice_table", "create_room", "disconnect", "fire_deadline", "wake", "key_of",
     "open_room",

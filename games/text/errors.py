@@ -163,6 +163,15 @@ MESSAGES: dict[str, Promise] = {
     ErrorCode.CANNOT_REMOVE_OWNER: _("The club's owner cannot be removed."),
     ErrorCode.CLUB_TABLE_MEMBERS_ONLY: _("This is a club table: only the club's members can "
                                          "follow it and sit down."),
+    ErrorCode.NOT_TOURNAMENT_DIRECTOR: _("Only the tournament's director can do that."),
+    ErrorCode.TOURNAMENT_TABLE_FINISHED: _("This table has already finished its Partie: "
+                                           "adjust the result instead."),
+    ErrorCode.TABLE_NOT_RUNNING: _("No Partie is being played at this table now."),
+    ErrorCode.ROUND_ALREADY_STARTED: _("This round has already started: it can no longer be "
+                                       "paired again."),
+    ErrorCode.ALREADY_SEATED_THERE: _("This player already has a seat at this table: choose "
+                                      "someone else."),
+    ErrorCode.ENTRANT_WITHDRAWN: _("This entrant has already withdrawn."),
 }
 
 
