@@ -7,6 +7,8 @@ from games.views import pages as views
 from games.views import preferences as preference_views
 from games.views import queue as queue_views
 from games.views import rules as rules_views
+from games.views import tournament_desk as desk_views
+from games.views import tournament_results as result_views
 from games.views.converters import RowIdConverter
 
 app_name = "games"
@@ -61,4 +63,14 @@ urlpatterns = [
     path("clubs/<id:pk>/hand-over/", club_views.hand_over, name="club_hand_over"),
     path("clubs/<id:pk>/role/", club_views.set_role, name="club_role"),
     path("clubs/<id:pk>/tables/new/", club_views.new_table, name="club_new_table"),
+    path("tournaments/<id:pk>/standings/", result_views.standings_page,
+         name="tournament_standings"),
+    path("tournaments/<id:pk>/rangliste.pdf", result_views.rangliste_pdf,
+         name="tournament_rangliste_pdf"),
+    path("tournaments/<id:pk>/rangliste.csv", result_views.rangliste_csv,
+         name="tournament_rangliste_csv"),
+    path("tournaments/<id:pk>/schedule.ics", result_views.schedule_ical, name="tournament_ical"),
+    path("tournaments/<id:pk>/rounds/<int:number>/", result_views.round_page,
+         name="tournament_round"),
+    path("tournaments/<id:pk>/desk/", desk_views.desk_page, name="tournament_desk"),
 ]

@@ -14,7 +14,7 @@ from django.views.decorators.http import require_GET
 
 from accounts.forms import AdminLoginForm
 from accounts.views import set_language
-from games.views import api, queue
+from games.views import api, queue, tournament_desk, tournament_results
 
 # The admin's log-in goes through the site's limiter and says so when it refuses.
 admin.site.login_form = AdminLoginForm
@@ -44,6 +44,13 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("api/queue", queue.queue_view, name="api_queue"),
     path("api/queue/leave", queue.queue_leave_view, name="api_queue_leave"),
     path("api/queue/bots", queue.queue_bots_view, name="api_queue_bots"),
+    path("api/tournaments/<int:pk>/standings", tournament_results.api_standings,
+         name="api_tournament_standings"),
+    path("api/tournaments/<int:pk>/rounds/<int:number>", tournament_results.api_round,
+         name="api_tournament_round"),
+    path("api/tournaments/<int:pk>/desk", tournament_desk.api_desk, name="api_tournament_desk"),
+    path("api/tournaments/<int:pk>/desk/<str:action>", tournament_desk.api_action,
+         name="api_tournament_desk_action"),
     path("api/<path:rest>", api.not_found_view),
 ]
 

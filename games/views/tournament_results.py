@@ -1,0 +1,129 @@
+"""A tournament's results (issue #26 item 7): the live standings, each round's pairings and
+results, the Rangliste as PDF and CSV, the schedule as iCalendar, and their JSON doors.
+
+Thin doors (ARCHITECTURE.md §9): games/clubs/results.py and rangliste.py compute; a replay is
+linked only once the round closed (the replay itself keeps duplicate decks secret).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+from django.utils.text import slugify
+from django.views.decorators.http import require_GET
+
+from games.clubs import rangliste, results
+from games.clubs.desk import is_tournament_director
+from games.engine.errors import ErrorCode
+from games.models import RoundStatus, Tournament, TournamentRound
+from games.views.api import ApiError, _json, endpoint
+
+# The standings page asks again this often while it is visible (static/js/standings.js).
+REFRESH_SECONDS = 10
+
+
+def _filename(tournament: Tournament, ext: str) -> str:
+    return f"rangliste-{slugify(tournament.name) or tournament.pk}.{ext}"
+
+
+def standings_json(tournament: Tournament) -> dict[str, Any]:
+    return {"tournament": tournament.pk, "name": tournament.name,
+            "tiebreak": tournament.tiebreak,
+            "standings": [row.json() for row in results.standing_rows(tournament)]}
+
+
+@require_GET
+def standings_page(request: HttpRequest, pk: int) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, pk=pk)
+    return render(request, "games/tournaments/standings.html", {
+        "tournament": tournament, "rows": results.standing_rows(tournament),
+        "rounds": tournament.rounds.order_by("number"),
+        "is_director": is_tournament_director(tournament, request.user),
+        "live_config": {"url": reverse("api_tournament_standings", kwargs={"pk": pk}),
+                        "seconds": REFRESH_SECONDS},
+    })
+
+
+def _round(pk: int, number: int) -> TournamentRound:
+    rnd = (TournamentRound.objects.select_related("tournament")
+           .filter(tournament_id=pk, number=number).first())
+    if rnd is None:
+        raise ApiError(ErrorCode.NOT_FOUND)
+    return rnd
+
+
+def round_json(request: HttpRequest, rnd: TournamentRound) -> dict[str, Any]:
+    closed = rnd.status == RoundStatus.CLOSED
+    tables = []
+    for table in results.round_results(rnd):
+        body = table.json()
+        body["replay"] = (request.build_absolute_uri(
+            reverse("games:match", kwargs={"pk": table.match_id}))
+            if closed and table.match_id is not None else None)
+        tables.append(body)
+    byes = [{"entrant": b.entrant_id, "name": str(b.entrant)}
+            for b in rnd.byes.select_related("entrant__player", "entrant__partner")]
+    return {"tournament": rnd.tournament_id, "round": rnd.number, "status": rnd.status,
+            "starts_at": rnd.starts_at.isoformat(),
+            "clock_ends_at": rnd.clock_ends_at.isoformat() if rnd.clock_ends_at else None,
+            "tables": tables, "byes": byes}
+
+
+@require_GET
+def round_page(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, pk=pk)
+    rnd = get_object_or_404(TournamentRound, tournament=tournament, number=number)
+    return render(request, "games/tournaments/round.html", {
+        "tournament": tournament, "round": rnd, "tables": results.round_results(rnd),
+        "closed": rnd.status == RoundStatus.CLOSED,
+        "byes": rnd.byes.select_related("entrant__player", "entrant__partner"),
+    })
+
+
+@require_GET
+def rangliste_pdf(request: HttpRequest, pk: int) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, pk=pk)
+    response = HttpResponse(rangliste.rangliste_pdf(tournament), content_type="application/pdf")
+    response["Content-Disposition"] = f'attachment; filename="{_filename(tournament, "pdf")}"'
+    return response
+
+
+@require_GET
+def rangliste_csv(request: HttpRequest, pk: int) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, pk=pk)
+    response = HttpResponse(rangliste.rangliste_csv(tournament),
+                            content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{_filename(tournament, "csv")}"'
+    return response
+
+
+@require_GET
+def schedule_ical(request: HttpRequest, pk: int) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, pk=pk)
+    url = request.build_absolute_uri(tournament.get_absolute_url())
+    return HttpResponse(rangliste.schedule_ical(tournament, url),
+                        content_type="text/calendar; charset=utf-8")
+
+
+# --- JSON API --------------------------------------------------------------------------------
+
+def _tournament(pk: int) -> Tournament:
+    tournament = Tournament.objects.filter(pk=pk).first()
+    if tournament is None:
+        raise ApiError(ErrorCode.NOT_FOUND)
+    return tournament
+
+
+def _api_standings(request: HttpRequest, pk: int) -> JsonResponse:
+    return _json(standings_json(_tournament(pk)))
+
+
+def _api_round(request: HttpRequest, pk: int, number: int) -> JsonResponse:
+    return _json(round_json(request, _round(pk, number)))
+
+
+api_standings = endpoint(GET=_api_standings)
+api_round = endpoint(GET=_api_round)

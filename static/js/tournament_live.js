@@ -1,0 +1,73 @@
+// @ts-check
+// A tournament's live pages (games/templates/games/tournaments/standings.html and desk.html,
+// issue #26 items 6-7): while the page is visible, ask the JSON door named in the
+// "tournament-live-config" script every few seconds and redraw the standings' or the desk's
+// table body from it. Text only (textContent): names are players' own words.
+
+/**
+ * @typedef {{url: string, seconds: number}} LiveConfig
+ * @typedef {{rank: number, entrant: number, name: string, match_points: number,
+ *   card_points: number, buchholz: number, parties: number, won: number, won_text: string,
+ *   prize_eligible: boolean}} StandingRow
+ * @typedef {{id: number, table: number, names: string[], phase: string, deal: number,
+ *   totals: number[] | null, paused: boolean, away: number[]}} DeskRow
+ */
+
+/** @param {(string | number)[]} cells @param {string} key @param {number} id */
+function row(cells, key, id) {
+  const tr = document.createElement("tr");
+  tr.dataset[key] = String(id);
+  for (const text of cells) {
+    const td = document.createElement("td");
+    td.textContent = String(text);
+    tr.append(td);
+  }
+  return tr;
+}
+
+/** @param {HTMLTableSectionElement} body @param {StandingRow[]} rows */
+function drawStandings(body, rows) {
+  body.replaceChildren(...rows.map((r) => {
+    const tr = row([r.rank, r.name + (r.prize_eligible ? "" : " *"), r.match_points,
+      r.card_points, r.buchholz, r.parties, r.won], "entrant", r.entrant);
+    tr.lastElementChild?.setAttribute("title", r.won_text);
+    return tr;
+  }));
+}
+
+/** @param {HTMLTableSectionElement} body @param {DeskRow[]} rows */
+function drawDesk(body, rows) {
+  body.replaceChildren(...rows.map((t) => row([t.table, t.names.join(", "),
+    t.phase + (t.paused ? " ⏸" : ""), t.deal, t.totals ? `${t.totals[0]} : ${t.totals[1]}` : "",
+    t.away.map((s) => s + 1).join(", ")], "table", t.id)));
+}
+
+function start() {
+  const node = document.getElementById("tournament-live-config");
+  if (!node) return;
+  /** @type {LiveConfig} */
+  const config = JSON.parse(node.textContent || "{}");
+  const standings = document.querySelector("[data-standings] tbody");
+  const desk = document.querySelector("[data-desk-tables] tbody");
+  async function refresh() {
+    if (document.visibilityState !== "visible") return;
+    try {
+      const response = await fetch(config.url, {credentials: "same-origin",
+        headers: {Accept: "application/json"}});
+      if (!response.ok) return;
+      const body = await response.json();
+      if (standings instanceof HTMLTableSectionElement && body.standings) {
+        drawStandings(standings, body.standings);
+      }
+      if (desk instanceof HTMLTableSectionElement && body.tables && body.tables.length) {
+        drawDesk(desk, body.tables);
+      }
+    } catch {
+      // A missed refresh is taken again at the next tick.
+    }
+  }
+  window.setInterval(refresh, Math.max(2, config.seconds || 10) * 1000);
+  document.addEventListener("visibilitychange", refresh);
+}
+
+start();
