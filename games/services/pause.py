@@ -22,7 +22,6 @@ account) on a seat of a running match, keeping the engine's seat, team and cards
 from __future__ import annotations
 
 from datetime import timedelta
-
 from typing import Any
 
 from games.models import MatchStatus, Room, Seat

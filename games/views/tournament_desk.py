@@ -24,7 +24,7 @@ from games.models import Entrant, Tournament
 from games.services.errors import ServiceError
 from games.text.errors import message_for
 from games.views.api import ApiError, _json, _json_body, _require_user, endpoint
-from games.views.tournament_results import REFRESH_SECONDS
+from games.views.tournament_results import REFRESH_SECONDS, tournament_url
 
 ACTIONS = ("pause", "resume", "substitute", "withdraw", "repair", "adjudicate",
            "enter_result", "adjust")
@@ -113,7 +113,7 @@ def desk_page(request: HttpRequest, pk: int) -> HttpResponse:
         return redirect("games:tournament_desk", pk=pk)
     rnd = desk.current_round(tournament)
     return render(request, "games/tournaments/desk.html", {
-        "tournament": tournament, "round": rnd,
+        "tournament": tournament, "round": rnd, "tournament_url": tournament_url(tournament),
         "tables": desk.desk_tables(rnd) if rnd else [],
         "entrants": Entrant.objects.filter(tournament=tournament)
         .select_related("player", "partner"),

@@ -11,7 +11,7 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
-from django.urls import reverse
+from django.urls import NoReverseMatch, reverse
 from django.utils.text import slugify
 from django.views.decorators.http import require_GET
 
@@ -23,6 +23,15 @@ from games.views.api import ApiError, _json, endpoint
 
 # The standings page asks again this often while it is visible (static/js/standings.js).
 REFRESH_SECONDS = 10
+
+
+def tournament_url(tournament: Tournament) -> str:
+    """The tournament's own page (games/views/tournaments.py), or its standings while that
+    page is not routed."""
+    try:
+        return tournament.get_absolute_url()
+    except NoReverseMatch:
+        return reverse("games:tournament_standings", kwargs={"pk": tournament.pk})
 
 
 def _filename(tournament: Tournament, ext: str) -> str:
@@ -40,6 +49,7 @@ def standings_page(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = get_object_or_404(Tournament, pk=pk)
     return render(request, "games/tournaments/standings.html", {
         "tournament": tournament, "rows": results.standing_rows(tournament),
+        "tournament_url": tournament_url(tournament),
         "rounds": tournament.rounds.order_by("number"),
         "is_director": is_tournament_director(tournament, request.user),
         "live_config": {"url": reverse("api_tournament_standings", kwargs={"pk": pk}),
@@ -103,7 +113,7 @@ def rangliste_csv(request: HttpRequest, pk: int) -> HttpResponse:
 @require_GET
 def schedule_ical(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = get_object_or_404(Tournament, pk=pk)
-    url = request.build_absolute_uri(tournament.get_absolute_url())
+    url = request.build_absolute_uri(tournament_url(tournament))
     return HttpResponse(rangliste.schedule_ical(tournament, url),
                         content_type="text/calendar; charset=utf-8")
 
