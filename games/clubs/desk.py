@@ -251,8 +251,6 @@ def withdraw(tournament: Tournament, director: Any, entrant_id: int, reason: str
 def repair(tournament: Tournament, director: Any, number: int, reason: str = "") -> None:
     """Pair a round again before it starts (after a withdrawal, a late arrival): the round
     runner's `pair_round(round, repair=True)`."""
-    from games.clubs.rounds import pair_round  # the round runner (games/clubs/rounds.py)
-
     require_director(tournament, director)
     reason = _reason(reason)
     with transaction.atomic():
@@ -262,6 +260,8 @@ def repair(tournament: Tournament, director: Any, number: int, reason: str = "")
             raise ServiceError("NOT_FOUND")
         if rnd.status not in (RoundStatus.SCHEDULED, RoundStatus.PAIRED):
             raise ServiceError("ROUND_ALREADY_STARTED")
+        from games.clubs.rounds import pair_round  # the round runner (games/clubs/rounds.py)
+
         pair_round(rnd, repair=True)
         _log(tournament, director, "repair", {"round": number}, reason)
 
