@@ -77,7 +77,9 @@ def _log(tournament: Tournament, actor: Any, kind: str, payload: dict[str, Any],
 
 def _table(tournament: Tournament, table_id: int, *, lock: bool = True) -> TournamentTable:
     qs = TournamentTable.objects.filter(pk=table_id, round__tournament=tournament)
-    table = (qs.select_for_update() if lock else qs).select_related("round", "room").first()
+    # Only the table's row is locked (a room may be missing: the outer join's side).
+    qs = qs.select_for_update(of=("self",)) if lock else qs
+    table = qs.select_related("round", "room").first()
     if table is None:
         raise ServiceError("NOT_FOUND")
     return table

@@ -18,6 +18,7 @@ from typing import Any
 from django import forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ObjectDoesNotExist
 from django.core.paginator import Paginator
 from django.db.models import Prefetch, Q, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
@@ -141,8 +142,14 @@ def _row(match: Match, user: Any) -> dict[str, Any]:
         result, label = "running", _("Running")
     else:
         result, label = "abandoned", _("Abandoned")
+    try:
+        # A tournament's Partie: its room is a table of a round (issue #26 item 7).
+        tournament = match.room.tournament_table.round.tournament
+    except ObjectDoesNotExist:
+        tournament = None
     return {
         "match": match,
+        "tournament": tournament,
         "partner": players[(seat + 2) % 4],
         "opponents": [players[(seat + 1) % 4], players[(seat + 3) % 4]],
         "result": result,
@@ -159,7 +166,8 @@ def match_list(request: HttpRequest) -> HttpResponse:
     user = request.user
     form = HistoryFilter(request.GET or None, user)
     qs = form.apply(_mine(user), user).select_related(
-        "room", "player_0", "player_1", "player_2", "player_3").order_by("-started", "-pk")
+        "room", "player_0", "player_1", "player_2", "player_3",
+        "room__tournament_table__round__tournament").order_by("-started", "-pk")
     page = Paginator(qs, PAGE_SIZE).get_page(request.GET.get("page"))
     query = request.GET.copy()
     query.pop("page", None)
@@ -190,7 +198,8 @@ def player_page(request: HttpRequest, pk: int) -> HttpResponse:
                | Q(player_3=player))
     recent = (Match.objects.filter(seat_of, status=MatchStatus.FINISHED,
                                    room__visibility=Visibility.PUBLIC)
-              .select_related("room", "player_0", "player_1", "player_2", "player_3")
+              .select_related("room", "player_0", "player_1", "player_2", "player_3",
+                              "room__tournament_table__round__tournament")
               .order_by("-started", "-pk")[:PLAYER_PAGE_MATCHES])
     return render(request, "games/history/player.html", {
         "player": player, "rows": [_row(m, player) for m in recent],

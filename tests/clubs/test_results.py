@@ -209,3 +209,19 @@ def test_a_replay_link_only_once_the_round_closed(people: list[Any], director: A
     rnd.status = RoundStatus.CLOSED
     rnd.save()
     assert replay in Client().get(url).content.decode()
+
+
+def test_a_tournament_match_in_the_history_list(director: Any, owner: Any,
+                                                players: list[Any]) -> None:
+    from tests.site.factories import full_table
+
+    t = rows.tournament(director, rounds=1, name="Cup da Mustér")
+    game = full_table(owner, players)
+    seated = [s.user for s in game.seats]
+    rows.table(rows.round_of(t, 1), 1, rows.entrants(t, seated), seated, None, room=game.room)
+    web = Client()
+    web.force_login(players[0])
+    page = web.get(reverse("games:matches")).content.decode()
+    assert "Cup da Mustér" in page and "data-tournament" in page
+    standings = reverse("games:tournament_standings", kwargs={"pk": t.pk})
+    assert standings in page
