@@ -88,13 +88,15 @@ def _table(tournament: Tournament, table_id: int, *, lock: bool = True) -> Tourn
 def _int(value: Any, low: int, high: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
         raise ServiceError("INVALID_FIELD")
-    return value
+    return int(value)
 
 
 def _running_room(table: TournamentTable) -> bool:
-    return (table.room is not None and table.room.closed is None
-            and table.room.current_match_id is not None
-            and table.room.current_match.status == MatchStatus.RUNNING)
+    room = table.room
+    if room is None or room.closed is not None:
+        return False
+    match = room.current_match
+    return match is not None and match.status == MatchStatus.RUNNING
 
 
 # --- the live picture -------------------------------------------------------------------------
@@ -262,7 +264,10 @@ def repair(tournament: Tournament, director: Any, number: int, reason: str = "")
             raise ServiceError("NOT_FOUND")
         if rnd.status not in (RoundStatus.SCHEDULED, RoundStatus.PAIRED):
             raise ServiceError("ROUND_ALREADY_STARTED")
-        from games.clubs.rounds import pair_round  # the round runner (games/clubs/rounds.py)
+        # The round runner (games/clubs/rounds.py), written beside this module.
+        from games.clubs.rounds import (  # type: ignore[import-not-found, unused-ignore]
+            pair_round,
+        )
 
         pair_round(rnd, repair=True)
         _log(tournament, director, "repair", {"round": number}, reason)

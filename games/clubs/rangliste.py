@@ -62,6 +62,7 @@ def rangliste_pdf(tournament: Tournament, *, compress: bool = True) -> bytes:
     """The printable Rangliste: the tournament's name and date, the table, each entrant's
     "won N of M Parties" and a mark on those a bot played for (no prize)."""
     from fpdf import FPDF
+    from fpdf.enums import XPos, YPos
 
     with override(tournament.language):
         rows = standing_rows(tournament)
@@ -70,10 +71,10 @@ def rangliste_pdf(tournament: Tournament, *, compress: bool = True) -> bytes:
         pdf.set_title(_latin1(f"{_('Rangliste')} · {tournament.name}"))
         pdf.add_page()
         pdf.set_font("Helvetica", "B", 16)
-        pdf.cell(0, 10, _latin1(tournament.name), new_x="LMARGIN", new_y="NEXT")
+        pdf.cell(0, 10, _latin1(tournament.name), new_x=XPos.LMARGIN, new_y=YPos.NEXT)
         pdf.set_font("Helvetica", "", 11)
-        when = date_format(timezone.localtime(tournament.starts_at), "DATE_FORMAT")
-        pdf.cell(0, 7, _latin1(f"{_('Rangliste')} · {when}"), new_x="LMARGIN", new_y="NEXT")
+        when = date_format(timezone.localtime(tournament.starts_at))
+        pdf.cell(0, 7, _latin1(f"{_('Rangliste')} · {when}"), new_x=XPos.LMARGIN, new_y=YPos.NEXT)
         pdf.ln(3)
         pdf.set_font("Helvetica", "B", 9)
         for width, title in zip(_WIDTHS, columns(), strict=True):
@@ -91,11 +92,11 @@ def rangliste_pdf(tournament: Tournament, *, compress: bool = True) -> bytes:
         pdf.set_font("Helvetica", "", 8)
         for row in rows:
             pdf.cell(0, 5, _latin1(f"{row.rank}. {row.name}: {row.won_text}"),
-                     new_x="LMARGIN", new_y="NEXT")
+                     new_x=XPos.LMARGIN, new_y=YPos.NEXT)
         if any(not r.prize_eligible for r in rows):
             pdf.ln(2)
             pdf.cell(0, 5, _latin1("* " + _("A bot played for this entrant: no prize.")),
-                     new_x="LMARGIN", new_y="NEXT")
+                     new_x=XPos.LMARGIN, new_y=YPos.NEXT)
         return bytes(pdf.output())
 
 
