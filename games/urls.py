@@ -7,6 +7,7 @@ from games.views import pages as views
 from games.views import preferences as preference_views
 from games.views import queue as queue_views
 from games.views import rules as rules_views
+from games.views import tournaments as tournament_views
 from games.views.converters import RowIdConverter
 
 app_name = "games"
@@ -61,4 +62,13 @@ urlpatterns = [
     path("clubs/<id:pk>/hand-over/", club_views.hand_over, name="club_hand_over"),
     path("clubs/<id:pk>/role/", club_views.set_role, name="club_role"),
     path("clubs/<id:pk>/tables/new/", club_views.new_table, name="club_new_table"),
+    path("tournaments/", tournament_views.tournament_list, name="tournaments"),
+    path("tournaments/new/", tournament_views.create_tournament, name="create_tournament"),
+    path("tournaments/<id:pk>/", tournament_views.tournament_page, name="tournament"),
+    path("tournaments/<id:pk>/register/", tournament_views.register,
+         name="tournament_register"),
+    path("tournaments/<id:pk>/withdraw/", tournament_views.withdraw,
+         name="tournament_withdraw"),
+    path("tournaments/<id:pk>/check-in/", tournament_views.check_in,
+         name="tournament_check_in"),
 ]

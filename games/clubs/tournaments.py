@@ -132,7 +132,7 @@ def _bounded(value: Any, low: int, high: int, code: str = "INVALID_FIELD") -> in
     return int(value)
 
 
-def create_tournament(  # noqa: PLR0913 -- the director's form, one keyword per field
+def create_tournament(
         director: Any, *, club: Club | None = None, name: str, language: str,
         entrant_kind: str = EntrantKind.INDIVIDUAL, options: dict[str, Any] | None = None,
         talk: str = TableTalk.PHRASES, spectators: str = Spectators.OFF,
