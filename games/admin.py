@@ -73,6 +73,7 @@ if TYPE_CHECKING:
 else:
     _ModelAdmin = _ConnectionAdmin = admin.ModelAdmin
     _SeatInline = _RoundInline = _TrickInline = _MembershipInline = admin.TabularInline
+    _StageInline = admin.TabularInline
     _FAQEntryAdmin = _AnnouncementAdmin = TabbedTranslationAdmin
 
 
