@@ -37,6 +37,7 @@ from games.models import (
     PlayerRating,
     QueueEntry,
     RatingHistory,
+    ResultAdjustment,
     Room,
     Round,
     RoundAction,
@@ -44,6 +45,7 @@ from games.models import (
     SitePresence,
     Stage,
     Tournament,
+    TournamentBye,
     TournamentRound,
     TournamentTable,
     Trick,
@@ -550,3 +552,16 @@ class DirectorActionAdmin(ReadOnlyAdmin):
     list_filter = ("kind",)
     search_fields = ("tournament__name", "reason")
     list_select_related = ("tournament", "actor")
+
+
+@admin.register(TournamentBye)
+class TournamentByeAdmin(ReadOnlyAdmin):
+    list_display = ("round", "entrant")
+    list_select_related = ("round", "round__tournament", "entrant")
+
+
+@admin.register(ResultAdjustment)
+class ResultAdjustmentAdmin(ReadOnlyAdmin):
+    list_display = ("tournament", "entrant", "match_points", "card_points", "reason", "created")
+    search_fields = ("tournament__name", "reason")
+    list_select_related = ("tournament", "entrant")

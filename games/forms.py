@@ -8,6 +8,7 @@ owner's house-rule editor between matches.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 from django import forms
@@ -299,14 +300,14 @@ class TournamentForm(HouseRulesForm):
     first_stage = ("stage1_format", "stage1_rounds", "stage1_duplicate")
     final_stage = ("final", "final_advance", "final_format", "final_rounds", "final_duplicate")
 
-    def __init__(self, *args: Any, clubs: list[tuple[int, str]] = (), **kwargs: Any) -> None:
+    def __init__(self, *args: Any, clubs: Sequence[tuple[int, str]] = (), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         del self.fields["table_talk"]
         self.fields["match_deals"] = forms.TypedChoiceField(
             label=_("Deals per Partie"), choices=_choices("match_deals", (4, 8, 12, 16)),
             coerce=int, initial=4)
-        self.fields["club"].choices = [("", _("Open tournament (anyone may enter)")),
-                                       *clubs]
+        organiser = cast("forms.TypedChoiceField", self.fields["club"])
+        organiser.choices = [("", _("Open tournament (anyone may enter)")), *clubs]
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}

@@ -193,7 +193,7 @@ def test_the_admin_shows_tournaments_read_only(players: list[Any], make_user: An
     staff = make_user("staff", is_staff=True, is_superuser=True)
     web = signed_in(staff)
     for model in ("tournament", "stage", "entrant", "tournamentround", "tournamenttable",
-                  "directoraction"):
+                  "directoraction", "tournamentbye", "resultadjustment"):
         assert web.get(f"/en/admin/games/{model}/").status_code == 200, model
         assert web.get(f"/en/admin/games/{model}/add/").status_code == 403, model
     assert web.get(f"/en/admin/games/tournament/{t.pk}/change/").status_code == 200
