@@ -144,7 +144,8 @@ def create_tournament(
     """A new tournament directed by `director`, with its stages and every round scheduled:
     round k (0-based over all stages) starts at `starts_at + k * (round + break)`.
 
-    A club's tournament is created by the club's owner or a director (NOT_CLUB_DIRECTOR);
+    A club's tournament is created by the club's owner or a director
+    (TOURNAMENT_NOT_DIRECTOR);
     an open one by any signed-in player. The house rules of every Partie (RULES.md §14,
     `match_deals` its length) are checked as a room's are (INVALID_OPTIONS); the table
     talk is the tournament's (`phrases` or `silent`) and goes into them."""
@@ -187,7 +188,7 @@ def create_tournament(
             if club is None:
                 raise ServiceError("CLUB_NOT_FOUND")
             if not is_director(club, director):
-                raise ServiceError("NOT_CLUB_DIRECTOR")
+                raise ServiceError("TOURNAMENT_NOT_DIRECTOR")
         tournament = Tournament.objects.create(
             name=name, club=club, director=director, language=language,
             entrant_kind=entrant_kind, options=opts, talk=talk, spectators=spectators,

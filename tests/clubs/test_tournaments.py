@@ -168,8 +168,8 @@ def test_a_club_tournament_is_created_by_the_clubs_owner_or_a_director(
     club = membership.create_club(anna, "Ligia Grischa", language="rm")
     membership.join(benedetg, club.pk)
     membership.join(curdin, club.pk)
-    refused("NOT_CLUB_DIRECTOR", create, benedetg, club=club)
-    refused("NOT_CLUB_DIRECTOR", create, outsider, club=club)
+    refused("TOURNAMENT_NOT_DIRECTOR", create, benedetg, club=club)
+    refused("TOURNAMENT_NOT_DIRECTOR", create, outsider, club=club)
     assert create(anna, club=club).club == club
     membership.set_role(anna, club.pk, benedetg.pk, "director")
     assert create(benedetg, club=club).director == benedetg
