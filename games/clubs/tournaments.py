@@ -45,6 +45,7 @@ from games.models import (
 )
 from games.models.tournaments import NAME_MAX
 from games.services.errors import ServiceError
+from games.services.rooms import with_default_turn_timer
 from games.talk import notifications
 from games.talk.blocks import is_blocked_either_way
 from games.talk.friends import are_friends
@@ -148,7 +149,8 @@ def create_tournament(
     (TOURNAMENT_NOT_DIRECTOR);
     an open one by any signed-in player. The house rules of every Partie (RULES.md §14,
     `match_deals` its length) are checked as a room's are (INVALID_OPTIONS); the table
-    talk is the tournament's (`phrases` or `silent`) and goes into them."""
+    talk is the tournament's (`phrases` or `silent`) and goes into them; without a
+    `turn_seconds` the Partie has the people's default turn timer."""
     if not getattr(director, "is_authenticated", False):
         raise ServiceError("NOT_AUTHENTICATED")
     name = clean_text(name, NAME_MAX, required=True)
@@ -163,8 +165,12 @@ def create_tournament(
     bye_card_points = _bounded(bye_card_points, 0, 10_000)
     pairs = entrant_kind == EntrantKind.PAIRS
     capacity = _bounded(capacity, 2 if pairs else 4, MAX_CAPACITY)
+    # A missing turn timer is the people's default, as for a room a person opens.
+    raw = with_default_turn_timer(options)
+    if not isinstance(raw, dict):
+        raise ServiceError("INVALID_OPTIONS")
     try:
-        opts = Options.from_json({**(options or {}), "table_talk": talk}).to_json()
+        opts = Options.from_json({**raw, "table_talk": talk}).to_json()
     except OptionsError:
         raise ServiceError("INVALID_OPTIONS") from None
     if opts["match_deals"] == 0:  # a Partie has a fixed number of deals

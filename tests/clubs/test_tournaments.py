@@ -94,6 +94,7 @@ def test_a_tournament_is_created_with_its_stages_and_every_round_scheduled(
                                                       TournamentStatus.REGISTRATION)
     # The Partie's length and the table talk are the tournament's house rules.
     assert t.options["match_deals"] == 8 and t.options["table_talk"] == "phrases"
+    assert t.options["turn_seconds"] == 60  # the people's default, as a room a person opens
     stages = list(t.stages.order_by("number").values_list("number", "format", "rounds",
                                                          "advance", "duplicate"))
     assert stages == [(1, "swiss", 3, None, False), (2, "round_robin", 3, 4, True)]
