@@ -23,6 +23,8 @@ from games.models import (
     Club,
     ClubInvite,
     Connection,
+    DirectorAction,
+    Entrant,
     FAQEntry,
     FriendRequest,
     Friendship,
@@ -35,11 +37,17 @@ from games.models import (
     PlayerRating,
     QueueEntry,
     RatingHistory,
+    ResultAdjustment,
     Room,
     Round,
     RoundAction,
     Seat,
     SitePresence,
+    Stage,
+    Tournament,
+    TournamentBye,
+    TournamentRound,
+    TournamentTable,
     Trick,
 )
 
@@ -55,6 +63,7 @@ if TYPE_CHECKING:
     _ConnectionAdmin = admin.ModelAdmin[Connection]
     _SeatInline = admin.TabularInline[Seat, Room]
     _MembershipInline = admin.TabularInline[Membership, Club]
+    _StageInline = admin.TabularInline[Stage, Tournament]
     _RoundInline = admin.TabularInline[Round, Match]
     _TrickInline = admin.TabularInline[Trick, Round]
     _FAQEntryAdmin = TabbedTranslationAdmin[FAQEntry]
@@ -66,6 +75,7 @@ if TYPE_CHECKING:
 else:
     _ModelAdmin = _ConnectionAdmin = admin.ModelAdmin
     _SeatInline = _RoundInline = _TrickInline = _MembershipInline = admin.TabularInline
+    _StageInline = admin.TabularInline
     _FAQEntryAdmin = _AnnouncementAdmin = TabbedTranslationAdmin
 
 
@@ -477,3 +487,81 @@ class ClubInviteAdmin(ReadOnlyAdmin):
     list_display = ("club", "user", "kind", "by", "created")
     list_filter = ("kind",)
     list_select_related = ("club", "user", "by")
+
+
+# --- tournaments (issue #26 items 2-7): read here, written by games/clubs/ alone -----------
+
+class StageInline(NoWrites, _StageInline):
+    model = Stage
+    fields = ("number", "format", "rounds", "advance", "duplicate")
+    readonly_fields = fields
+    extra = 0
+
+
+@admin.register(Tournament)
+class TournamentAdmin(ReadOnlyAdmin):
+    """Tournaments are read here: created, entered and run through games/clubs/ (the
+    director's actions are in its audit log, DirectorAction)."""
+
+    list_display = ("name", "club", "director", "entrant_kind", "status", "starts_at",
+                    "capacity")
+    list_filter = ("status", "entrant_kind", "language")
+    search_fields = ("name", "club__name", "director__username")
+    raw_id_fields = ("club", "director")
+    list_select_related = ("club", "director")
+    inlines = [StageInline]
+
+
+@admin.register(Stage)
+class StageAdmin(ReadOnlyAdmin):
+    list_display = ("tournament", "number", "format", "rounds", "advance", "duplicate")
+    list_filter = ("format", "duplicate")
+    list_select_related = ("tournament",)
+
+
+@admin.register(Entrant)
+class EntrantAdmin(ReadOnlyAdmin):
+    list_display = ("tournament", "player", "partner", "status", "registered", "checked_in",
+                    "partner_checked_in", "out_from_round")
+    list_filter = ("status",)
+    search_fields = ("tournament__name", "player__username", "partner__username")
+    raw_id_fields = ("tournament", "player", "partner")
+    list_select_related = ("tournament", "player", "partner")
+
+
+@admin.register(TournamentRound)
+class TournamentRoundAdmin(ReadOnlyAdmin):
+    # The duplicate decks stay out of the list; staff settling a dispute open the row.
+    list_display = ("tournament", "number", "stage", "status", "starts_at", "closed_at")
+    list_filter = ("status",)
+    list_select_related = ("tournament", "stage")
+
+
+@admin.register(TournamentTable)
+class TournamentTableAdmin(ReadOnlyAdmin):
+    list_display = ("round", "number", "room", "outcome", "card_points_a", "card_points_b",
+                    "finished")
+    list_filter = ("outcome",)
+    raw_id_fields = ("round", "room")
+    list_select_related = ("round", "round__tournament", "room")
+
+
+@admin.register(DirectorAction)
+class DirectorActionAdmin(ReadOnlyAdmin):
+    list_display = ("tournament", "kind", "actor", "reason", "created")
+    list_filter = ("kind",)
+    search_fields = ("tournament__name", "reason")
+    list_select_related = ("tournament", "actor")
+
+
+@admin.register(TournamentBye)
+class TournamentByeAdmin(ReadOnlyAdmin):
+    list_display = ("round", "entrant")
+    list_select_related = ("round", "round__tournament", "entrant")
+
+
+@admin.register(ResultAdjustment)
+class ResultAdjustmentAdmin(ReadOnlyAdmin):
+    list_display = ("tournament", "entrant", "match_points", "card_points", "reason", "created")
+    search_fields = ("tournament__name", "reason")
+    list_select_related = ("tournament", "entrant")

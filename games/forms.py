@@ -8,6 +8,7 @@ owner's house-rule editor between matches.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 from django import forms
@@ -18,7 +19,17 @@ from django.utils.translation import ngettext, pgettext_lazy
 
 from accounts.validators import validate_plain_text
 from games.engine.options import ROOM_TURN_SECONDS, Options, room_standard
-from games.models import Admission, Team, Visibility
+from games.models import (
+    Admission,
+    EntrantKind,
+    Spectators,
+    StageFormat,
+    TableTalk,
+    Team,
+    Tiebreak,
+    Unfinished,
+    Visibility,
+)
 from games.text.options import LABELS, describe
 
 if TYPE_CHECKING:
@@ -209,3 +220,130 @@ class ClubForm(forms.Form):
     language = forms.ChoiceField(label=_("Language"), choices=settings.LANGUAGES)
     admission = forms.ChoiceField(label=_("Who may join"), choices=Admission.choices,
                                   initial=Admission.OPEN, widget=forms.RadioSelect)
+
+
+# --- Tournaments (issue #26 item 2; games/clubs/tournaments.py) -----------------------------
+
+_WHEN = {"type": "datetime-local"}
+_WHEN_FORMATS = ["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M"]
+
+
+def _when(label: StrOrPromise, **kwargs: Any) -> forms.DateTimeField:
+    return forms.DateTimeField(label=label, input_formats=_WHEN_FORMATS,
+                               widget=forms.DateTimeInput(attrs=_WHEN, format=_WHEN_FORMATS[0]),
+                               **kwargs)
+
+
+class TournamentForm(HouseRulesForm):
+    """A new tournament: the organiser (a club the user directs, or open), the entrants, the
+    schedule (in the site's time zone), the house rules of every Partie and one to two stages
+    (a Swiss or a round robin, then optionally a final of the best K). The services check it
+    all again (TOURNAMENT_SCHEDULE_INVALID, TOURNAMENT_STAGES_INVALID, INVALID_OPTIONS)."""
+
+    # The tournament's own table talk replaces the room's option; a Partie has a length.
+    option_keys = tuple(key for key in LABELS if key != "table_talk")
+
+    name = forms.CharField(label=_("Tournament name"), max_length=60,
+                           validators=[validate_plain_text])
+    club = forms.TypedChoiceField(label=_("Organiser"), coerce=int, empty_value=None,
+                                  required=False)
+    language = forms.ChoiceField(label=_("Language"), choices=settings.LANGUAGES,
+                                 help_text=_("The language of its Rangliste."))
+    entrant_kind = forms.ChoiceField(label=_("Entrants"), choices=EntrantKind.choices,
+                                     initial=EntrantKind.INDIVIDUAL, widget=forms.RadioSelect)
+    capacity = forms.IntegerField(label=_("Places"), min_value=2, max_value=512, initial=32,
+                                  help_text=_("Entrants beyond it wait in line."))
+    registration_opens = _when(_("Registration opens"), required=False,
+                               help_text=_("Empty: now."))
+    registration_closes = _when(_("Registration closes"))
+    starts_at = _when(_("Start"))
+    checkin_minutes = forms.IntegerField(
+        label=_("Check-in opens (minutes before the start)"), min_value=1, max_value=1440,
+        initial=30, help_text=_("Who has not checked in by the start is not paired in the "
+                                "first tournament round."))
+    round_minutes = forms.IntegerField(label=_("Round clock (minutes)"), min_value=5,
+                                       max_value=600, initial=60)
+    break_minutes = forms.IntegerField(label=_("Break between tournament rounds (minutes)"),
+                                       min_value=0, max_value=240, initial=5)
+    talk = forms.ChoiceField(label=_("Table talk"), choices=TableTalk.choices,
+                             initial=TableTalk.PHRASES, widget=forms.RadioSelect)
+    spectators = forms.ChoiceField(label=_("Spectators"), choices=Spectators.choices,
+                                   initial=Spectators.OFF, widget=forms.RadioSelect)
+    tiebreak = forms.ChoiceField(label=_("Ranking"), choices=Tiebreak.choices,
+                                 initial=Tiebreak.MATCH_POINTS_FIRST, widget=forms.RadioSelect)
+    unfinished = forms.ChoiceField(label=_("A table still playing at the clock"),
+                                   choices=Unfinished.choices, initial=Unfinished.AS_STANDS,
+                                   widget=forms.RadioSelect)
+    bye_match_points = forms.IntegerField(label=_("Match points of a bye"), min_value=0,
+                                          max_value=2, initial=2)
+    bye_card_points = forms.IntegerField(label=_("Card points of a bye"), min_value=0,
+                                         max_value=10000, initial=0)
+    stage1_format = forms.ChoiceField(label=_("Format"), choices=StageFormat.choices,
+                                      initial=StageFormat.SWISS)
+    stage1_rounds = forms.IntegerField(label=_("Tournament rounds"), min_value=1,
+                                       max_value=15, initial=5)
+    stage1_duplicate = forms.BooleanField(label=_("Duplicate deals"), required=False)
+    final = forms.BooleanField(label=_("A final stage of the best"), required=False)
+    final_advance = forms.IntegerField(label=_("Entrants carried over"), min_value=2,
+                                       max_value=512, initial=4, required=False)
+    final_format = forms.ChoiceField(label=_("Format"), choices=StageFormat.choices,
+                                     initial=StageFormat.SWISS)
+    final_rounds = forms.IntegerField(label=_("Tournament rounds"), min_value=1,
+                                      max_value=15, initial=2, required=False)
+    final_duplicate = forms.BooleanField(label=_("Duplicate deals"), required=False)
+
+    general = ("name", "club", "language", "entrant_kind", "capacity")
+    schedule = ("registration_opens", "registration_closes", "starts_at", "checkin_minutes",
+                "round_minutes", "break_minutes")
+    conduct = ("talk", "spectators", "tiebreak", "unfinished", "bye_match_points",
+               "bye_card_points")
+    first_stage = ("stage1_format", "stage1_rounds", "stage1_duplicate")
+    final_stage = ("final", "final_advance", "final_format", "final_rounds", "final_duplicate")
+
+    def __init__(self, *args: Any, clubs: Sequence[tuple[int, str]] = (), **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        del self.fields["table_talk"]
+        self.fields["match_deals"] = forms.TypedChoiceField(
+            label=_("Deals per Partie"), choices=_choices("match_deals", (4, 8, 12, 16)),
+            coerce=int, initial=4)
+        organiser = cast("forms.TypedChoiceField", self.fields["club"])
+        organiser.choices = [("", _("Open tournament (anyone may enter)")), *clubs]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if data.get("final") and not (data.get("final_advance") and data.get("final_rounds")):
+            raise forms.ValidationError(
+                _("A final stage needs its number of entrants and of tournament rounds."))
+        return data
+
+    def rule_fields(self) -> list[forms.BoundField]:
+        return [self[key] for key in self.option_keys]
+
+    def _group(self, names: tuple[str, ...]) -> list[forms.BoundField]:
+        return [self[name] for name in names]
+
+    # The create page's fieldsets, in order.
+    def general_fields(self) -> list[forms.BoundField]:
+        return self._group(self.general)
+
+    def schedule_fields(self) -> list[forms.BoundField]:
+        return self._group(self.schedule)
+
+    def conduct_fields(self) -> list[forms.BoundField]:
+        return self._group(self.conduct)
+
+    def first_stage_fields(self) -> list[forms.BoundField]:
+        return self._group(self.first_stage)
+
+    def final_stage_fields(self) -> list[forms.BoundField]:
+        return self._group(self.final_stage)
+
+    def stages(self) -> list[dict[str, Any]]:
+        data = self.cleaned_data
+        stages = [{"format": data["stage1_format"], "rounds": data["stage1_rounds"],
+                   "duplicate": data["stage1_duplicate"]}]
+        if data.get("final"):
+            stages.append({"format": data["final_format"], "rounds": data["final_rounds"],
+                           "advance": data["final_advance"],
+                           "duplicate": data["final_duplicate"]})
+        return stages

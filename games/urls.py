@@ -9,6 +9,7 @@ from games.views import queue as queue_views
 from games.views import rules as rules_views
 from games.views import tournament_desk as desk_views
 from games.views import tournament_results as result_views
+from games.views import tournaments as tournament_views
 from games.views.converters import RowIdConverter
 
 app_name = "games"
@@ -73,4 +74,13 @@ urlpatterns = [
     path("tournaments/<id:pk>/rounds/<int:number>/", result_views.round_page,
          name="tournament_round"),
     path("tournaments/<id:pk>/desk/", desk_views.desk_page, name="tournament_desk"),
+    path("tournaments/", tournament_views.tournament_list, name="tournaments"),
+    path("tournaments/new/", tournament_views.create_tournament, name="create_tournament"),
+    path("tournaments/<id:pk>/", tournament_views.tournament_page, name="tournament"),
+    path("tournaments/<id:pk>/register/", tournament_views.register,
+         name="tournament_register"),
+    path("tournaments/<id:pk>/withdraw/", tournament_views.withdraw,
+         name="tournament_withdraw"),
+    path("tournaments/<id:pk>/check-in/", tournament_views.check_in,
+         name="tournament_check_in"),
 ]

@@ -7,7 +7,7 @@ from django.conf.urls.i18n import i18n_patterns
 from django.contrib import admin
 from django.db import connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.urls import URLPattern, URLResolver, include, path
+from django.urls import URLPattern, URLResolver, include, path, re_path
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
@@ -15,6 +15,7 @@ from django.views.decorators.http import require_GET
 from accounts.forms import AdminLoginForm
 from accounts.views import set_language
 from games.views import api, queue, tournament_desk, tournament_results
+from games.views import api, queue, tournament_api
 
 # The admin's log-in goes through the site's limiter and says so when it refuses.
 admin.site.login_form = AdminLoginForm
@@ -51,6 +52,16 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("api/tournaments/<int:pk>/desk", tournament_desk.api_desk, name="api_tournament_desk"),
     path("api/tournaments/<int:pk>/desk/<str:action>", tournament_desk.api_action,
          name="api_tournament_desk_action"),
+    # A tournament's id as the database can hold it (1 to 18 digits, games/views/converters.py).
+    path("api/tournaments", tournament_api.tournaments_view, name="api_tournaments"),
+    re_path(r"^api/tournaments/(?P<pk>[0-9]{1,18})$", tournament_api.tournament_view,
+            name="api_tournament"),
+    re_path(r"^api/tournaments/(?P<pk>[0-9]{1,18})/register$", tournament_api.register_view,
+            name="api_tournament_register"),
+    re_path(r"^api/tournaments/(?P<pk>[0-9]{1,18})/withdraw$", tournament_api.withdraw_view,
+            name="api_tournament_withdraw"),
+    re_path(r"^api/tournaments/(?P<pk>[0-9]{1,18})/check-in$", tournament_api.check_in_view,
+            name="api_tournament_check_in"),
     path("api/<path:rest>", api.not_found_view),
 ]
 

@@ -2,7 +2,7 @@
 round's tables, and their actions on it.
 
 Who: the tournament's director; for a club's tournament also the club's owner and directors
-(NOT_TOURNAMENT_DIRECTOR for anyone else). Each action runs in one transaction that also
+(TOURNAMENT_NOT_DIRECTOR for anyone else). Each action runs in one transaction that also
 writes its DirectorAction row (kind, payload, reason, actor): the audit log on the tournament
 page (`describe` says each in words). A refusal is a ServiceError; nothing changes then.
 
@@ -57,7 +57,7 @@ def is_tournament_director(tournament: Tournament, user: Any) -> bool:
 
 def require_director(tournament: Tournament, user: Any) -> None:
     if not is_tournament_director(tournament, user):
-        raise ServiceError("NOT_TOURNAMENT_DIRECTOR")
+        raise ServiceError("TOURNAMENT_NOT_DIRECTOR")
 
 
 def _reason(reason: Any, *, required: bool = False) -> str:

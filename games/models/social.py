@@ -91,6 +91,10 @@ class NoticeKind(models.TextChoices):
     FRIEND_ACCEPTED = "friend_accepted", _("Friend request accepted")
     CLUB_INVITE = "club_invite", _("Invitation to a club")
     CLUB_REQUEST = "club_request", _("Request to join a club")
+    # Tournaments (issue #26 item 2): entered as someone's partner, moved up from the waiting
+    # list.
+    TOURNAMENT_PARTNER = "tour_partner", _("Entered as a partner in a tournament")
+    TOURNAMENT_PLACE = "tour_place", _("A place in a tournament")
 
 
 class Notification(models.Model):
@@ -108,6 +112,10 @@ class Notification(models.Model):
     # The club of a club invitation or request to join (issue #26 item 1).
     club = models.ForeignKey("Club", verbose_name=_("club"), on_delete=models.CASCADE,
                              null=True, blank=True, related_name="+")
+    # The tournament of a partner's entry or a place from the waiting list (issue #26).
+    tournament = models.ForeignKey("Tournament", verbose_name=_("tournament"),
+                                   on_delete=models.CASCADE, null=True, blank=True,
+                                   related_name="+")
     created = models.DateTimeField(_("created"), default=timezone.now, db_index=True)
     read_at = models.DateTimeField(_("read at"), null=True, blank=True)
 

@@ -10,7 +10,7 @@ from typing import Any
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from games.models import Club, NoticeKind, Notification, Room
+from games.models import Club, NoticeKind, Notification, Room, Tournament
 from games.talk import hooks
 
 __all__ = ["RECENT_SHOWN", "mark_all_read", "notify", "recent", "sent_recently", "text_of",
@@ -20,11 +20,11 @@ RECENT_SHOWN = 50
 
 
 def notify(user_id: int, kind: str, actor: Any, room: Room | None = None,
-           club: Club | None = None) -> Notification:
+           club: Club | None = None, tournament: Tournament | None = None) -> Notification:
     """Write a notification for `user_id`; its sockets hear of it once the transaction
     commits (never of one rolled back)."""
     notice = Notification.objects.create(user_id=user_id, kind=kind, actor=actor, room=room,
-                                         club=club)
+                                         club=club, tournament=tournament)
     hooks.notices_changed(user_id, lambda: unread_count(user_id))
     return notice
 
@@ -41,7 +41,8 @@ def sent_recently(actor: Any, kinds: tuple[str, ...], within: timedelta) -> int:
 
 
 def recent(user: Any) -> list[Notification]:
-    return list(Notification.objects.filter(user=user).select_related("actor", "room", "club")
+    return list(Notification.objects.filter(user=user).select_related("actor", "room", "club",
+                                                                         "tournament")
                 [:RECENT_SHOWN])
 
 
@@ -67,6 +68,13 @@ def text_of(notice: Notification) -> str:
     if notice.kind == NoticeKind.CLUB_REQUEST:
         return gettext("%(name)s asks to join the club %(club)s.") % {
             "name": name, "club": str(notice.club) if notice.club is not None else "?"}
+    if notice.kind == NoticeKind.TOURNAMENT_PARTNER:
+        return gettext("%(name)s entered you as their partner in the tournament "
+                       "%(tournament)s.") % {
+            "name": name, "tournament": str(notice.tournament or "?")}
+    if notice.kind == NoticeKind.TOURNAMENT_PLACE:
+        return gettext("A place has become free: you are now entered in the tournament "
+                       "%(tournament)s.") % {"tournament": str(notice.tournament or "?")}
     if notice.kind == NoticeKind.FRIEND_REQUEST:
         return gettext("%(name)s sent you a friend request.") % {"name": name}
     return gettext("%(name)s accepted your friend request.") % {"name": name}

@@ -163,7 +163,6 @@ MESSAGES: dict[str, Promise] = {
     ErrorCode.CANNOT_REMOVE_OWNER: _("The club's owner cannot be removed."),
     ErrorCode.CLUB_TABLE_MEMBERS_ONLY: _("This is a club table: only the club's members can "
                                          "follow it and sit down."),
-    ErrorCode.NOT_TOURNAMENT_DIRECTOR: _("Only the tournament's director can do that."),
     ErrorCode.TOURNAMENT_TABLE_FINISHED: _("This table has already finished its Partie: "
                                            "adjust the result instead."),
     ErrorCode.TABLE_NOT_RUNNING: _("No Partie is being played at this table now."),
@@ -172,6 +171,28 @@ MESSAGES: dict[str, Promise] = {
     ErrorCode.ALREADY_SEATED_THERE: _("This player already has a seat at this table: choose "
                                       "someone else."),
     ErrorCode.ENTRANT_WITHDRAWN: _("This entrant has already withdrawn."),
+    # Tournaments (games/clubs/tournaments.py)
+    ErrorCode.TOURNAMENT_NOT_FOUND: _("There is no such tournament."),
+    ErrorCode.TOURNAMENT_NOT_DIRECTOR: _("Only the tournament director can do that; a club's "
+                                         "tournament is created by its owner or a director."),
+    ErrorCode.TOURNAMENT_SCHEDULE_INVALID: _("The schedule does not fit together: registration "
+                                             "must open before it closes, and close no later "
+                                             "than the start, which lies in the future."),
+    ErrorCode.TOURNAMENT_STAGES_INVALID: _("The stages are not valid: one to four stages of "
+                                           "one to fifteen tournament rounds; a later stage "
+                                           "takes the best of the one before."),
+    ErrorCode.TOURNAMENT_REGISTRATION_CLOSED: _("Registration for this tournament is not open "
+                                                "now."),
+    ErrorCode.TOURNAMENT_ALREADY_ENTERED: _("You or your partner are already entered in this "
+                                            "tournament."),
+    ErrorCode.TOURNAMENT_PARTNER_NEEDED: _("This tournament is for fixed pairs: choose one of "
+                                           "your friends as your partner."),
+    ErrorCode.TOURNAMENT_NOT_ENTERED: _("You are not entered in this tournament."),
+    ErrorCode.TOURNAMENT_CHECKIN_CLOSED: _("Check-in is not open now: it opens shortly before "
+                                           "the start and closes at the start."),
+    ErrorCode.TOURNAMENT_MEMBERS_ONLY: _("This is a club's tournament: only the club's "
+                                         "members can take part."),
+    ErrorCode.TOURNAMENT_OVER: _("This tournament is over."),
 }
 
 

@@ -23,7 +23,7 @@ from accounts.signed_in import signed_in_user
 from games.clubs import club_tables, membership
 from games.engine.errors import TroccasError
 from games.forms import ClubForm
-from games.models import Block, Club, ClubInvite, ClubInviteKind, Role
+from games.models import Block, Club, ClubInvite, ClubInviteKind, Role, TournamentStatus
 from games.services.errors import ServiceError
 from games.talk import friends, online
 from games.text.errors import message_for
@@ -88,7 +88,15 @@ def club_page(request: HttpRequest, pk: int) -> HttpResponse:
     if role is not None:
         member_ids = {m.user_id for m in rows}
         invitable = [f for f in friends.friends_of(user) if f.pk not in member_ids]
+    # The club's tournaments are for its members (games/clubs/tournaments.py
+    # visible_tournaments): upcoming and running first, then the past ones.
+    held = club.tournaments.all() if role is not None else club.tournaments.none()
     return render(request, "games/clubs/club.html", {
+        "upcoming_tournaments": list(held.filter(status__in=(
+            TournamentStatus.REGISTRATION, TournamentStatus.RUNNING)).order_by("starts_at")),
+        "past_tournaments": list(held.filter(status__in=(
+            TournamentStatus.FINISHED, TournamentStatus.CANCELLED))
+            .order_by("-starts_at")[:20]),
         "club": club, "role": role, "is_member": role is not None, "directing": directing,
         "is_owner": role == Role.OWNER,
         "members": [{"m": m, "online": m.user_id in here} for m in rows],

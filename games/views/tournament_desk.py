@@ -99,8 +99,8 @@ def desk_page(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = get_object_or_404(Tournament, pk=pk)
     if not desk.is_tournament_director(tournament, request.user):
         return render(request, "games/tournaments/refused.html", {
-            "tournament": tournament, "code": "NOT_TOURNAMENT_DIRECTOR",
-            "message": message_for("NOT_TOURNAMENT_DIRECTOR")}, status=403)
+            "tournament": tournament, "code": "TOURNAMENT_NOT_DIRECTOR",
+            "message": message_for("TOURNAMENT_NOT_DIRECTOR")}, status=403)
     if request.method == "POST":
         action = request.POST.get("action", "")
         try:

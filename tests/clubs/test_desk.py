@@ -203,7 +203,7 @@ def test_only_directors_may_act(game: dict[str, Any], outsider: Any, players: li
                  lambda u: desk.adjudicate(t, u, tt.pk, 1, 0),
                  lambda u: desk.enter_result(t, u, tt.pk, [[1, 0]]),
                  lambda u: desk.adjust(t, u, entrant.pk, 1, 0, "Because")):
-        assert _code(lambda: call(outsider)) == "NOT_TOURNAMENT_DIRECTOR"  # noqa: B023
+        assert _code(lambda: call(outsider)) == "TOURNAMENT_NOT_DIRECTOR"  # noqa: B023
     assert not DirectorAction.objects.exists()
     tt.refresh_from_db()
     assert tt.outcome == TableOutcome.PENDING and tt.bot_seats == []
@@ -242,7 +242,7 @@ def test_the_desk_page(game: dict[str, Any], director: Any, outsider: Any) -> No
     web = Client()
     web.force_login(outsider)
     refused = web.get(url)
-    assert refused.status_code == 403 and b"NOT_TOURNAMENT_DIRECTOR" in refused.content
+    assert refused.status_code == 403 and b"TOURNAMENT_NOT_DIRECTOR" in refused.content
     web.force_login(director)
     for language in ("en", "rm", "de", "fr"):
         with translation.override(language):
@@ -260,7 +260,7 @@ def test_the_desk_json_shows_no_card(game: dict[str, Any], director: Any,
     web = Client()
     web.force_login(outsider)
     refused = web.get(reverse("api_tournament_desk", kwargs={"pk": t.pk}))
-    assert refused.status_code == 403 and refused.json()["code"] == "NOT_TOURNAMENT_DIRECTOR"
+    assert refused.status_code == 403 and refused.json()["code"] == "TOURNAMENT_NOT_DIRECTOR"
     web.force_login(director)
     body = web.get(reverse("api_tournament_desk", kwargs={"pk": t.pk})).json()
     [table] = body["tables"]
