@@ -14,8 +14,7 @@ from django.views.decorators.http import require_GET
 
 from accounts.forms import AdminLoginForm
 from accounts.views import set_language
-from games.views import api, queue, tournament_desk, tournament_results
-from games.views import api, queue, tournament_api
+from games.views import api, queue, tournament_api, tournament_desk, tournament_results
 
 # The admin's log-in goes through the site's limiter and says so when it refuses.
 admin.site.login_form = AdminLoginForm
