@@ -140,6 +140,9 @@ class ErrorCode(StrEnum):
     OWNER_MUST_HAND_OVER = "OWNER_MUST_HAND_OVER"
     CANNOT_REMOVE_OWNER = "CANNOT_REMOVE_OWNER"
     CLUB_TABLE_MEMBERS_ONLY = "CLUB_TABLE_MEMBERS_ONLY"
+    # Tournament rounds (issue #26 item 5; games/clubs/rounds.py).
+    TOURNAMENT_TABLE_LOCKED = "TOURNAMENT_TABLE_LOCKED"
+    ROUND_ALREADY_STARTED = "ROUND_ALREADY_STARTED"
 
     @property
     def http_status(self) -> int:

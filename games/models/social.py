@@ -91,6 +91,7 @@ class NoticeKind(models.TextChoices):
     FRIEND_ACCEPTED = "friend_accepted", _("Friend request accepted")
     CLUB_INVITE = "club_invite", _("Invitation to a club")
     CLUB_REQUEST = "club_request", _("Request to join a club")
+    TABLE_READY = "table_ready", _("Tournament table ready")
 
 
 class Notification(models.Model):

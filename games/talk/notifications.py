@@ -67,6 +67,10 @@ def text_of(notice: Notification) -> str:
     if notice.kind == NoticeKind.CLUB_REQUEST:
         return gettext("%(name)s asks to join the club %(club)s.") % {
             "name": name, "club": str(notice.club) if notice.club is not None else "?"}
+    if notice.kind == NoticeKind.TABLE_READY:
+        room = notice.room
+        return gettext("Your tournament table %(room)s is ready.") % {
+            "room": str(room) if room is not None else "?"}
     if notice.kind == NoticeKind.FRIEND_REQUEST:
         return gettext("%(name)s sent you a friend request.") % {"name": name}
     return gettext("%(name)s accepted your friend request.") % {"name": name}

@@ -163,6 +163,10 @@ MESSAGES: dict[str, Promise] = {
     ErrorCode.CANNOT_REMOVE_OWNER: _("The club's owner cannot be removed."),
     ErrorCode.CLUB_TABLE_MEMBERS_ONLY: _("This is a club table: only the club's members can "
                                          "follow it and sit down."),
+    ErrorCode.TOURNAMENT_TABLE_LOCKED: _("This is a tournament table: its seats and house "
+                                         "rules are the tournament's and cannot be changed."),
+    ErrorCode.ROUND_ALREADY_STARTED: _("This tournament round has already started: it can no "
+                                       "longer be paired again."),
 }
 
 
