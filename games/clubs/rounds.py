@@ -97,7 +97,7 @@ from games.models import (
     TournamentTable,
     Unfinished,
 )
-from games.models.after_commit import on_commit
+from games.models.after_commit import Effects, on_commit
 from games.services import Command, ServiceError
 from games.talk import notifications
 
@@ -465,19 +465,29 @@ def _tell_ready(tournament: Tournament, rnd: TournamentRound, room: Room,
                 players: list[Any]) -> None:
     """"Your table is ready" to each (a person) of the table: a notification, a site-socket
     frame with the link, an e-mail if they asked for invitations by e-mail; after commit."""
-    link = room.get_absolute_url()
-    frame = {"type": "table_ready", "room": room.code, "url": link,
-             "tournament": tournament.pk, "round": rnd.number}
     for player in players:
         if player.is_bot:
             continue
-        notifications.notify(player.pk, NoticeKind.TABLE_READY, tournament.director, room)
-        user_id = player.pk
-        on_commit(lambda port, user_id=user_id: port.publish_queue(user_id, frame))
+        notice = notifications.notify(player.pk, NoticeKind.TABLE_READY, tournament.director,
+                                      room)
+        with translation.override(player.preferred_language or settings.LANGUAGE_CODE):
+            # The room's own address in the player's language; the sentence the page shows.
+            link = room.get_absolute_url()
+            text = notifications.text_of(notice)
+        on_commit(_frame_to(player.pk, {"type": "table_ready", "room": room.code, "url": link,
+                                        "text": text, "tournament": tournament.pk,
+                                        "round": rnd.number}))
         if player.invite_emails and player.mail_address and settings.TROCCAS_SITE_URL:
-            address = settings.TROCCAS_SITE_URL + link
-            transaction.on_commit(lambda player=player, address=address: _send_email(
-                player, rnd.number, address))
+            transaction.on_commit(_mail_to(player, rnd.number, settings.TROCCAS_SITE_URL + link))
+
+
+def _frame_to(user_id: int, frame: dict[str, Any]) -> Callable[[Effects], None]:
+    # The site socket's one-frame port (Find a game's too: broadcast.send_site_frame).
+    return lambda port: port.publish_queue(user_id, frame)
+
+
+def _mail_to(player: Any, number: int, link: str) -> Callable[[], None]:
+    return lambda: _send_email(player, number, link)
 
 
 def _send_email(player: Any, number: int, link: str) -> None:
@@ -518,6 +528,7 @@ def _collect_results(rnd: TournamentRound, now: datetime) -> bool:
 
 
 def _at_the_clock(tournament: Tournament, table: TournamentTable, now: datetime) -> bool:
+    assert table.room_id is not None
     room = Room.objects.get(pk=table.room_id)
     with transaction.atomic():
         ended = services.staff_end_match(room, tournament.director)
@@ -538,9 +549,9 @@ def _record(table: TournamentTable, match: Match, outcome: str, now: datetime) -
             "points_a", "points_b")]
     players = [match.player_0, match.player_1, match.player_2, match.player_3]
     bots = {i for i, p in enumerate(players) if p is not None and p.is_bot}
-    bots |= set(RoundAction.objects.filter(round__match=match, actor__is_bot=True,
-                                           actor_seat__isnull=False)
-                .values_list("actor_seat", flat=True))
+    bots |= {seat for seat in RoundAction.objects.filter(
+        round__match=match, actor__is_bot=True, actor_seat__isnull=False).values_list(
+            "actor_seat", flat=True) if seat is not None}
     return bool(TournamentTable.objects.filter(pk=table.pk, outcome=TableOutcome.PENDING)
                 .update(outcome=outcome, card_points_a=match.total_a,
                         card_points_b=match.total_b, deal_scores=deals,

@@ -24,7 +24,6 @@ from django.utils import timezone
 from games import services, tasks
 from games.clubs import rounds
 from games.engine import ROUND_OVER
-from games.models import after_commit
 from games.models import (
     Entrant,
     Match,
@@ -39,6 +38,7 @@ from games.models import (
     TournamentStatus,
     TournamentTable,
     Unfinished,
+    after_commit,
 )
 from games.services.errors import ServiceError
 from tests.clubs.tournament_helpers import (
@@ -46,8 +46,8 @@ from tests.clubs.tournament_helpers import (
     people_of,
     play_round,
     play_table,
-    round_of,
     rooms_of,
+    round_of,
 )
 from tests.support import bots, tables
 
@@ -166,6 +166,7 @@ def test_table_ready_reaches_the_site_socket_and_the_mail(director: Any,
     [room] = rooms_of(round_of(tournament, 1))
     assert sorted(u for u, _ in frames) == sorted(p.pk for p in people)
     assert all(f["type"] == "table_ready" and f["url"] == room.get_absolute_url()
+               and f["text"] == f"Your tournament table {room.name} is ready."
                and f["round"] == 1 for _, f in frames)
     [message] = mail.outbox
     assert message.to == [mailed.email]
