@@ -394,8 +394,8 @@ def test_a_worker_killed_mid_transition_leaves_nothing(director: Any,
     assert rounds.advance_tournament(tournament.pk) == 0
 
 
-def test_the_sweep_is_the_task_and_the_loop(director: Any, make_user: Callable[..., Any]
-                                            ) -> None:
+def test_the_sweep_is_the_task_and_the_loop(director: Any, make_user: Callable[..., Any],
+                                            settings: Any) -> None:
     tournament = make_tournament(director, crowd(make_user, 4))
     assert tasks.sweep_tournaments_task() == 3
     assert rounds.sweep_tournaments() == 0
@@ -404,6 +404,9 @@ def test_the_sweep_is_the_task_and_the_loop(director: Any, make_user: Callable[.
 
     from games.live import timer_loop
     assert "rounds.sweep_tournaments" in inspect.getsource(timer_loop.EmbeddedTimers)
+    if settings.TROCCAS_MODE == "distributed":
+        beat = settings.CELERY_BEAT_SCHEDULE["sweep-tournaments"]
+        assert beat["task"] == tasks.sweep_tournaments_task.name
 
 
 @pytest.mark.django_db(transaction=True)
