@@ -7,6 +7,7 @@ from datetime import datetime
 from celery import shared_task
 
 from games import services
+from games.clubs import rounds
 from games.services import matchmaking
 from games.talk import online
 
@@ -52,3 +53,9 @@ def purge_connections_task() -> int:
 def sweep_queue_task() -> int:
     """Find a game's sweep: end expired and abandoned waits, form what can be formed."""
     return matchmaking.sweep()
+
+
+@shared_task(name="games.sweep_tournaments", ignore_result=True)
+def sweep_tournaments_task() -> int:
+    """Every due tournament round transition (games/clubs/rounds.py), each made once."""
+    return rounds.sweep_tournaments()

@@ -347,6 +347,10 @@ TROCCAS_CONNECTION_PURGE_SECONDS = 60
 TROCCAS_QUEUE_MAX_WAIT = env_int("TROCCAS_QUEUE_MAX_WAIT", 1800)
 TROCCAS_QUEUE_GRACE_SECONDS = env_int("TROCCAS_QUEUE_GRACE_SECONDS", 60)
 TROCCAS_QUEUE_SWEEP_SECONDS = env_int("TROCCAS_QUEUE_SWEEP_SECONDS", 5)
+# Tournament rounds (issue #26 item 5, games/clubs/rounds.py): how often the due round
+# transitions are made (pairing, start, a finished table noticed, the close); Celery beat's
+# "sweep-tournaments" in the distributed mode, the embedded timer loop otherwise.
+TROCCAS_TOURNAMENT_SWEEP_SECONDS = env_int("TROCCAS_TOURNAMENT_SWEEP_SECONDS", 5)
 # Rooms a person opens through the new-room form or the API (issue #25 item 12): at most this
 # many open lobbies (rooms not closed, no match started yet) per account, and at most
 # `per_hour` opened in the window (games/services/rooms.py open_room).
@@ -374,6 +378,11 @@ if TROCCAS_MODE == "distributed":
         "task": "games.sweep_queue",
         "schedule": float(TROCCAS_QUEUE_SWEEP_SECONDS),
         "options": {"expires": TROCCAS_QUEUE_SWEEP_SECONDS * 6},
+    }
+    CELERY_BEAT_SCHEDULE["sweep-tournaments"] = {
+        "task": "games.sweep_tournaments",
+        "schedule": float(TROCCAS_TOURNAMENT_SWEEP_SECONDS),
+        "options": {"expires": TROCCAS_TOURNAMENT_SWEEP_SECONDS * 6},
     }
     CELERY_BEAT_SCHEDULE["purge-connections"] = {
         "task": "games.purge_connections",

@@ -158,6 +158,8 @@ class ErrorCode(StrEnum):
     TOURNAMENT_CHECKIN_CLOSED = "TOURNAMENT_CHECKIN_CLOSED"
     TOURNAMENT_MEMBERS_ONLY = "TOURNAMENT_MEMBERS_ONLY"
     TOURNAMENT_OVER = "TOURNAMENT_OVER"
+    # Tournament rounds (issue #26 item 5; games/clubs/rounds.py).
+    TOURNAMENT_TABLE_LOCKED = "TOURNAMENT_TABLE_LOCKED"
 
     @property
     def http_status(self) -> int:

@@ -6,6 +6,10 @@
   who sits in the room or played a match there, its owner — and staff. Everyone else gets a 404,
   the same as for a match that does not exist, so match ids (which are sequential) tell an
   outsider nothing about private rooms.
+- A **tournament table's** match (issue #26 items 4 and 7): while its round is not closed,
+  only its four players and staff may open its page, and nobody gets its cards (a duplicate
+  round's decks are still being played at the other tables); once the round is closed, every
+  signed-in player when the tournament shows replays after the round, else as a private room.
 - A running or abandoned match never shows its cards (the replay and the transcript are refused
   with MATCH_NOT_FINISHED to those who may see the page).
 
@@ -18,6 +22,7 @@ from typing import Any
 
 from games.history.replay import is_public
 from games.models import Match, Room, Seat, Visibility
+from games.models.tournaments import match_cards_secret, tournament_room_watchable
 
 
 def is_member(room: Room, user: Any) -> bool:
@@ -38,8 +43,13 @@ def may_view(match: Match, user: Any) -> bool:
     if user.is_staff or any(p.pk == user.pk for p in match.players):
         return True
     room = match.room
+    watchable = tournament_room_watchable(room.pk)
+    if watchable is not None:
+        return watchable or is_member(room, user)
     return room.visibility == Visibility.PUBLIC or is_member(room, user)
 
 
-# Every card of a match may be shown once it is finished (RULES.md §13).
-cards_shown = is_public
+def cards_shown(match: Match) -> bool:
+    """Every card of a match may be shown once it is finished (RULES.md §13), a tournament
+    table's once its round is closed too."""
+    return is_public(match) and not match_cards_secret(match.room_id)

@@ -21,6 +21,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from games import services
+from games.clubs import rounds
 from games.services import matchmaking
 from games.talk import online
 
@@ -71,7 +72,7 @@ class EmbeddedTimers:
             log.exception("embedded timer of round %s failed", round_id)
 
     async def _sweep_forever(self) -> None:
-        purged = queue_swept = time.monotonic()
+        purged = queue_swept = tournaments_swept = time.monotonic()
         while True:
             await asyncio.sleep(settings.TROCCAS_SWEEP_SECONDS)
             try:
@@ -99,6 +100,13 @@ class EmbeddedTimers:
                     await database_sync_to_async(matchmaking.sweep)()
                 except Exception:  # the next round retries
                     log.exception("embedded sweep of the queue failed")
+            if time.monotonic() - tournaments_swept >= settings.TROCCAS_TOURNAMENT_SWEEP_SECONDS:
+                # Celery beat's "sweep-tournaments" in the distributed mode.
+                tournaments_swept = time.monotonic()
+                try:
+                    await database_sync_to_async(rounds.sweep_tournaments)()
+                except Exception:  # the next round retries
+                    log.exception("embedded sweep of the tournaments failed")
 
 
 embedded = EmbeddedTimers()

@@ -95,6 +95,7 @@ class NoticeKind(models.TextChoices):
     # list.
     TOURNAMENT_PARTNER = "tour_partner", _("Entered as a partner in a tournament")
     TOURNAMENT_PLACE = "tour_place", _("A place in a tournament")
+    TABLE_READY = "table_ready", _("Tournament table ready")
 
 
 class Notification(models.Model):

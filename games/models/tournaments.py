@@ -20,6 +20,8 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from games.models.table import Round
+
 NAME_MAX = 60
 
 
@@ -351,3 +353,57 @@ def planned_deck(room_id: int, deal_number: int) -> list[str] | None:
     if not decks or deal_number > len(decks):
         return None
     return list(decks[deal_number - 1])
+
+
+# --- questions the layers below clubs ask (services, history): queries, no writes -------------
+
+def is_tournament_room(room_id: int) -> bool:
+    """Whether the room is a tournament table: its seats and house rules are the tournament's
+    (games/services/lobby.py refuses the commands that would change them)."""
+    return TournamentTable.objects.filter(room_id=room_id).exists()
+
+
+def tournament_of_room(room_id: int) -> tuple[str, str] | None:
+    """(the round's status, the tournament's `spectators`) of a tournament table's room, or
+    None for any other room."""
+    row = (TournamentTable.objects.filter(room_id=room_id)
+           .values_list("round__status", "round__tournament__spectators").first())
+    return None if row is None else (row[0], row[1])
+
+
+def tournament_room_watchable(room_id: int) -> bool | None:
+    """None: not a tournament room. Else whether someone without a seat there may look on:
+    never while its round is not closed (a duplicate round's decks are at other tables too),
+    afterwards as the tournament's `spectators` says."""
+    found = tournament_of_room(room_id)
+    if found is None:
+        return None
+    status, spectators = found
+    return status == RoundStatus.CLOSED and spectators == Spectators.AFTER_ROUND
+
+
+def deal_is_public(round_id: int, deal_number: int) -> bool:
+    """Whether deal `deal_number` (1-based) of a tournament round may be shown: the round is
+    closed, or every table of it has finished that deal (its deal row scored) or is finished
+    itself (a table scored at the clock, adjudicated or entered never plays it)."""
+    rnd = TournamentRound.objects.filter(pk=round_id).values_list("status", flat=True).first()
+    if rnd is None:
+        return False
+    if rnd == RoundStatus.CLOSED:
+        return True
+    pending = TournamentTable.objects.filter(round_id=round_id, outcome=TableOutcome.PENDING)
+    if pending.filter(room__isnull=True).exists():
+        return False
+    rooms = list(pending.values_list("room_id", flat=True))
+    done = (Round.objects.filter(match__room_id__in=rooms, number=deal_number,
+                                 finished__isnull=False)
+            .values("match__room_id").distinct().count())
+    return done == len(rooms)
+
+
+def match_cards_secret(room_id: int) -> bool:
+    """Whether a match of this room must show nobody its cards or deal results yet: the room
+    is a tournament table whose round is not closed (issue #26 items 4 and 7: each table's
+    replay after its round closed)."""
+    found = tournament_of_room(room_id)
+    return found is not None and found[0] != RoundStatus.CLOSED

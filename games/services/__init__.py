@@ -9,7 +9,8 @@ Doors (consumers, views, the API, tasks, the admin, bots) call what this package
 - `connect`, `disconnect`, `touch`, `connected_users`, `may_watch`, `purge_stale_connections`
   — presence (presence.py); `away_seats` — which seats' players are away and since when (the
   hook for a stand-in bot);
-- `create_room` (rooms.py), `staff_close_room`, `staff_end_match` (the admin's actions);
+- `create_room`, `create_seated_room` (a tournament table; rooms.py), `staff_close_room`,
+  `staff_end_match` (the admin's actions);
 - `table_snapshot` — a read-only picture of a table for a sync;
 - `play_bot_turn`, `wake_bot`, `sweep_bot_turns`, `create_practice_table` — bots at the table
   (bots/turns.py); `wake_bot` is what a runner calls, at the budget bots/budget.py allows;
@@ -43,7 +44,7 @@ from games.services.presence import (
     seat_of_user,
     touch,
 )
-from games.services.rooms import create_room, open_room
+from games.services.rooms import create_room, create_seated_room, open_room
 from games.services.tables import rules_of
 from games.services.writer import (
     Outcome,
@@ -59,7 +60,8 @@ __all__ = [
     "club_outsider",
     "connect", "director_pause", "director_resume", "substitute_seat",
     "connected_users",
-    "create_practice_table", "create_room", "disconnect", "fire_deadline", "wake", "key_of",
+    "create_practice_table", "create_room", "create_seated_room", "disconnect",
+    "fire_deadline", "wake", "key_of",
     "open_room",
     "may_watch", "owner_blocked", "play_bot_turn", "sweep_bot_turns", "wake_bot",
     "purge_stale_connections", "rules_of",

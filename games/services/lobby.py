@@ -22,6 +22,7 @@ from games.engine.errors import OptionsError
 from games.engine.options import Options
 from games.engine.state import team_of
 from games.models import Block, MatchStatus, Membership, Room, Seat, Visibility
+from games.models.tournaments import is_tournament_room
 from games.services.errors import ServiceError
 from games.services.record import bump, finish, log_action
 from games.services.snapshot import NAMES_FROZEN_IN
@@ -38,6 +39,15 @@ def _require_owner(t: Table, user: Any) -> None:
 def _require_lobby(t: Table) -> None:
     if t.room.current_match is not None:
         raise ServiceError("MATCH_IN_PROGRESS")
+
+
+def check_not_tournament(t: Table) -> None:
+    """TOURNAMENT_TABLE_LOCKED at a tournament table (issue #26 item 5): its seats, owner and
+    house rules are the tournament's, so every lobby command (each seats, moves, removes
+    someone, or changes the room) and a new match are refused; the runner seats the four
+    itself (rooms.create_seated_room)."""
+    if is_tournament_room(t.room.pk):
+        raise ServiceError("TOURNAMENT_TABLE_LOCKED")
 
 
 def _target_seat(t: Table, player_id: int) -> Seat:
@@ -363,6 +373,7 @@ def lobby_command(t: Table, user: Any, kind: str, fields: Fields, key: str | Non
     command = LOBBY_COMMANDS.get(kind)
     if command is None:  # pragma: no cover - the protocol only lets lobby types through here
         raise ServiceError("UNKNOWN_TYPE")
+    check_not_tournament(t)
     plan = command.check(t, user, fields)
     payload = {**fields, **command.do(t, user, fields, plan)}
     version = bump(t)

@@ -21,6 +21,7 @@ from games.engine.options import Options
 from games.models import Connection, MatchStatus, Room, Round, Seat
 from games.models.after_commit import on_commit
 from games.models.presence import PRESENCE_TIMEOUT, STALE_AFTER
+from games.models.tournaments import tournament_room_watchable
 from games.services import sql
 from games.services.bots import wakeups as bot_wakeups
 from games.services.lobby import club_outsider, owner_blocked
@@ -57,6 +58,10 @@ def may_watch(code: str, user: Any) -> str | None:
         return "CLUB_TABLE_MEMBERS_ONLY"
     if not seated and owner_blocked(room, user):
         return "BLOCKED_FROM_ROOM"
+    if not seated and tournament_room_watchable(room.pk) is False:
+        # A tournament table: nobody looks on while its round is on (a duplicate round's
+        # decks are played at the other tables too), afterwards as the tournament says.
+        return "SPECTATORS_NOT_ALLOWED"
     if not seated and not room.allow_spectators and room.current_match_id is not None:
         return "SPECTATORS_NOT_ALLOWED"
     return None

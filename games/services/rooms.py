@@ -79,3 +79,20 @@ def open_room(owner: Any, options: dict[str, Any] | None = None, **fields: Any) 
                              rate["per_hour"], rate["window_seconds"]):
             raise ServiceError("ROOM_CREATION_RATE_LIMITED")
         return create_room(owner, options, **fields)
+
+
+def create_seated_room(players: list[Any], options: dict[str, Any], *, name: str = "",
+                       allow_spectators: bool = False) -> Room:
+    """A private room with `players` on seats 0-3 (0 and 2 team A, 1 and 3 team B), seat 0's
+    player its owner: a tournament table (games/clubs/rounds.py). The seats are written here,
+    not by lobby commands: a tournament room refuses those (lobby.check_not_tournament), and
+    no block between two entrants may keep a paired player from their table. The caller
+    starts the match (the `start_round` command of seat 0's player) once the room is linked
+    to its tournament table, so that its first deal reads the planned deck."""
+    if len(players) != 4 or len({p.pk for p in players}) != 4:
+        raise ServiceError("INVALID_FIELD")
+    room = create_room(players[0], options, name=name, visibility="private",
+                       allow_spectators=allow_spectators, take_seat=None)
+    Seat.objects.bulk_create([Seat(room=room, user=p, team="AB"[i % 2], index=i)
+                              for i, p in enumerate(players)])
+    return room

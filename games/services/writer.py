@@ -32,14 +32,14 @@ from django.utils import timezone
 from accounts.sessions import signed_in_statement, still_signed_in
 from games.engine import CARD_IDS, MATCH_OVER, RuleError, apply
 from games.engine.actions import ACTIONS, OPTIMISTIC_TYPES, STAND_IN_TYPES, Sender
-from games.models import Match, MatchStatus, Room, RoundAction
+from games.models import Match, MatchStatus, Room, RoundAction, planned_deck
 from games.services import backends, deadlines, sql
 from games.services.announce import announce
 from games.services.backends import LoopBackend, LoopIO, Read, ThreadBackend, ThreadIO, Write
 from games.services.bots import stand_ins
 from games.services.commands import Command
 from games.services.errors import ServiceError
-from games.services.lobby import lobby_command
+from games.services.lobby import check_not_tournament, lobby_command
 from games.services.record import (
     REFUSAL_KIND,
     apply_engine,
@@ -77,6 +77,13 @@ def shuffled_deck() -> list[str]:
     deck = list(CARD_IDS)
     _rng.shuffle(deck)
     return deck
+
+
+def _deck_for(room_id: int, deal_number: int) -> list[str]:
+    """The deck of deal `deal_number` (1-based) of the room's match: a duplicate tournament
+    round's planned deck when the room is one of its tables (games/models/tournaments.py
+    `planned_deck`), else a fresh shuffle."""
+    return planned_deck(room_id, deal_number) or shuffled_deck()
 
 
 def table_snapshot(code: str) -> TableSnapshot:
@@ -440,6 +447,9 @@ def _seat_of(t: Table, user: Any) -> SeatRow | None:
 # table's `stand_in`).
 _STAND_IN_TYPES = STAND_IN_TYPES
 
+# The game commands that end a match or begin another one.
+_NEW_MATCH_TYPES = frozenset({"start_round", "rematch", "new_match", "end_match"})
+
 
 def _stand_in_seat(t: Table, user: Any, kind: str, index: int) -> SeatRow:
     """The away player's seat a bot plays, checked under the lock: never before the grace
@@ -487,6 +497,10 @@ def _game_command(t: Table, user: Any, cmd: Command, key: str | None,
     # The owner's game commands are the action table's (start_round, end_match, new_match).
     if ACTIONS[kind].sender is Sender.OWNER and not is_owner:
         raise ServiceError("NOT_ROOM_OWNER")
+    if kind in _NEW_MATCH_TYPES and (kind != "start_round" or room.matches.exists()):
+        # A tournament table plays one Partie (issue #26 item 5): no second match, and the
+        # Partie is not cut short by its owner.
+        check_not_tournament(t)
     if kind == "start_round":
         _start_match(t, user, seat, key)
         return
@@ -508,7 +522,7 @@ def _game_command(t: Table, user: Any, cmd: Command, key: str | None,
         raise ServiceError("NOT_ROOM_OWNER")
     action: dict[str, Any] = {"type": kind, "seat": seat.index, **cmd.fields}
     if kind == "regame":
-        action["deck"] = shuffled_deck()
+        action["deck"] = _deck_for(room.pk, t.state.deals_played + 1)
     if kind == "new_match":
         # Checked by the engine (only from MATCH_OVER); the room then returns to its lobby.
         apply(t.state, action)
@@ -578,6 +592,6 @@ def _start_match(t: Table, user: Any, owner_seat: SeatRow, key: str | None,
     room.current_match = match
     t.match = match
     t.state = lobby_state(options, owner_seat.index)
-    deck = shuffled_deck()
+    deck = _deck_for(room.pk, 1)
     actor = owner_seat.index if actor_seat is None else actor_seat
     apply_engine(t, {"type": "start_round", "deck": deck}, user, actor, key)

@@ -75,6 +75,10 @@ def text_of(notice: Notification) -> str:
     if notice.kind == NoticeKind.TOURNAMENT_PLACE:
         return gettext("A place has become free: you are now entered in the tournament "
                        "%(tournament)s.") % {"tournament": str(notice.tournament or "?")}
+    if notice.kind == NoticeKind.TABLE_READY:
+        room = notice.room
+        return gettext("Your tournament table %(room)s is ready.") % {
+            "room": str(room) if room is not None else "?"}
     if notice.kind == NoticeKind.FRIEND_REQUEST:
         return gettext("%(name)s sent you a friend request.") % {"name": name}
     return gettext("%(name)s accepted your friend request.") % {"name": name}

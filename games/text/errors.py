@@ -166,8 +166,6 @@ MESSAGES: dict[str, Promise] = {
     ErrorCode.TOURNAMENT_TABLE_FINISHED: _("This table has already finished its Partie: "
                                            "adjust the result instead."),
     ErrorCode.TABLE_NOT_RUNNING: _("No Partie is being played at this table now."),
-    ErrorCode.ROUND_ALREADY_STARTED: _("This round has already started: it can no longer be "
-                                       "paired again."),
     ErrorCode.ALREADY_SEATED_THERE: _("This player already has a seat at this table: choose "
                                       "someone else."),
     ErrorCode.ENTRANT_WITHDRAWN: _("This entrant has already withdrawn."),
@@ -193,6 +191,10 @@ MESSAGES: dict[str, Promise] = {
     ErrorCode.TOURNAMENT_MEMBERS_ONLY: _("This is a club's tournament: only the club's "
                                          "members can take part."),
     ErrorCode.TOURNAMENT_OVER: _("This tournament is over."),
+    ErrorCode.TOURNAMENT_TABLE_LOCKED: _("This is a tournament table: its seats and house "
+                                         "rules are the tournament's and cannot be changed."),
+    ErrorCode.ROUND_ALREADY_STARTED: _("This tournament round has already started: it can no "
+                                       "longer be paired again."),
 }
 
 

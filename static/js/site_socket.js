@@ -20,6 +20,30 @@ function showUnread(unread) {
   }
 }
 
+/**
+ * A tournament round started: the player's table is ready (games/clubs/rounds.py). A banner
+ * at the top of the page links it; the sentence comes translated in the frame.
+ * @param {{url?: unknown, text?: unknown}} msg
+ */
+function showTableReady(msg) {
+  if (typeof msg.url !== "string" || !msg.url.startsWith("/") || typeof msg.text !== "string") {
+    return;
+  }
+  if (location.pathname === msg.url) return; // already there
+  let banner = document.getElementById("table-ready");
+  if (!banner) {
+    banner = document.createElement("p");
+    banner.id = "table-ready";
+    banner.className = "message table-ready";
+    banner.setAttribute("role", "status");
+    document.body.prepend(banner);
+  }
+  const link = document.createElement("a");
+  link.href = msg.url;
+  link.textContent = msg.text;
+  banner.replaceChildren(link);
+}
+
 function start() {
   const scheme = location.protocol === "https:" ? "wss:" : "ws:";
   const url = `${scheme}//${location.host}/ws/me/`;
@@ -41,11 +65,12 @@ function start() {
       }, PING_MS);
     });
     ws.addEventListener("message", (e) => {
-      /** @type {{type?: string, unread?: number}} */
+      /** @type {{type?: string, unread?: number, url?: unknown, text?: unknown}} */
       let msg;
       try { msg = JSON.parse(e.data); } catch { return; }
       if (msg.type === "notices" && typeof msg.unread === "number") showUnread(msg.unread);
       else if (msg.type === "friends") document.dispatchEvent(new CustomEvent("troccas:friends"));
+      else if (msg.type === "table_ready") showTableReady(msg);
       // Every other frame is a page's (Find a game's queue frames: static/js/find.js).
       else if (typeof msg.type === "string") {
         document.dispatchEvent(new CustomEvent("troccas:site", { detail: msg }));
