@@ -28,7 +28,9 @@ whole transition back, its status included, and the next sweep makes it from the
    sit-out. A duplicate stage's round gets its decks (one shuffled deck per deal of the
    Partie), which every table's writer reads (games/models/tournaments.py `planned_deck`).
 3. A round **starts** (paired -> running) at its start: each table's room is created through
-   the services with the four seated (seat 0's player its owner and first dealer), the
+   the services with the four seated (seat 0's player its owner and first dealer; a player
+   not at the table yet is away from that moment, so the stand-in plays for them after the
+   room's grace period), the
    tournament's house rules and talk mode, no spectators; its match is started by seat 0's
    `start_round`; the round's clock ends `round_minutes` later. Each player is told "your table
    is ready": a notification (the site socket's unread badge, and its list links the table), a

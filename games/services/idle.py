@@ -3,7 +3,8 @@ room — no live socket of a signed-in person, seated or watching — for
 settings.TROCCAS_IDLE_MATCH_MINUTES is ended as abandoned, through the one ending the staff's
 door uses too (lobby.end_abandoned): the room back in its lobby, the match `abandoned` in the
 history, no rating changed, every socket of the room told. A paused practice table is left
-alone: it waits for its person (games/services/pause.py).
+alone: it waits for its person (games/services/pause.py); so is a tournament table, which
+its round's clock ends (games/clubs/rounds.py).
 
 Since when nobody is at a table is read from the Connection rows (presence.py): a person's
 last socket at a room keeps its row, closed, for a week, so the newest of them — its
@@ -56,7 +57,9 @@ def sweep_idle_matches(now: datetime | None = None, limit: int = 100) -> int:
     someone = Connection.objects.filter(live_people(now), room=OuterRef("pk"))
     codes = list(Room.objects.filter(
         closed__isnull=True, current_match__status=MatchStatus.RUNNING,
-        current_match__paused_at__isnull=True, current_match__started__lt=cutoff)
+        current_match__paused_at__isnull=True, current_match__started__lt=cutoff,
+        # A tournament table ends at its round's clock, as the tournament says (issue #26).
+        tournament_table__isnull=True)
         .exclude(Exists(someone)).order_by("pk").values_list("code", flat=True)[:limit])
     ended = 0
     for code in codes:

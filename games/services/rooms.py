@@ -7,12 +7,13 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.utils import timezone
 
 from accounts import ratelimit
 from accounts.validators import is_showable, normalise
 from games.engine.errors import OptionsError
 from games.engine.options import ROOM_TURN_SECONDS, Options
-from games.models import Room, Seat
+from games.models import Connection, Room, Seat
 from games.services.errors import ServiceError
 
 # The turn timer of a room opened by a person (the site's form, the JSON API) when they name
@@ -95,4 +96,13 @@ def create_seated_room(players: list[Any], options: dict[str, Any], *, name: str
                        allow_spectators=allow_spectators, take_seat=None)
     Seat.objects.bulk_create([Seat(room=room, user=p, team="AB"[i % 2], index=i)
                               for i, p in enumerate(players)])
+    # A paired player is expected at the table from the moment it opens: one not there yet
+    # counts as away since then (a closed presence row, as a socket gone would leave), so the
+    # stand-in bot takes their seat after the grace period instead of the table waiting for
+    # the round's clock (issue #26 item 5). Their first socket makes them present again.
+    opened = timezone.now()
+    Connection.objects.bulk_create([
+        Connection(room=room, user=p, channel_name=f"absent:{room.pk}:{p.pk}",
+                   last_seen=opened, closed_at=opened)
+        for p in players if not getattr(p, "is_bot", False)])
     return room

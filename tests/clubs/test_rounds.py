@@ -434,3 +434,29 @@ def test_workers_racing_make_each_transition_once(director: Any,
     assert Room.objects.count() == 2 and Match.objects.count() == 2
     assert services.connected_users(rooms_of(rnd)[0].code) == []
     assert Notification.objects.filter(kind=NoticeKind.TABLE_READY).count() == 8
+
+
+def test_a_player_who_never_comes_is_away_from_the_start(
+        director: Any, make_user: Callable[..., Any], time_machine: Any) -> None:
+    """Nobody of the table ever opens it: each counts as away since the room opened, so a
+    stand-in plays the dealer's seat once the grace period is over, not the clock."""
+    tournament = make_tournament(director, crowd(make_user, 4))
+    rounds.advance_tournament(tournament.pk)
+    [table] = TournamentTable.objects.filter(round=round_of(tournament, 1))
+    assert table.room is not None
+    code = table.room.code
+    assert bots.bot_to_act(code) is None  # within the grace period
+    time_machine.move_to(timezone.now() + timedelta(seconds=61), tick=False)
+    turn = bots.bot_to_act(code)
+    assert turn is not None and turn.seat == 0
+    assert turn.stand_in_for == people_of(table)[0].pk
+
+
+def test_the_idle_sweep_leaves_a_tournament_table_to_its_clock(
+        director: Any, make_user: Callable[..., Any]) -> None:
+    tournament = make_tournament(director, crowd(make_user, 4))
+    rounds.advance_tournament(tournament.pk)
+    [table] = TournamentTable.objects.filter(round=round_of(tournament, 1))
+    later = timezone.now() + timedelta(hours=1)
+    assert services.sweep_idle_matches(now=later) == 0
+    assert Match.objects.get(room=table.room).status == MatchStatus.RUNNING
