@@ -68,9 +68,12 @@ def run_action(tournament: Tournament, user: Any, action: str, data: dict[str, A
         return desk.resume(tournament, user, _int(data.get("table")), reason)
     if action == "substitute":
         person = None
-        if data.get("player") not in (None, ""):
-            person = User.objects.filter(pk=_int(data.get("player")), is_active=True,
-                                         is_bot=False).first()
+        # The page's form names the person by username, a client may also give the id.
+        username = str(data.get("username") or "").strip()
+        if username or data.get("player") not in (None, ""):
+            people = User.objects.filter(is_active=True, is_bot=False)
+            person = (people.filter(username__iexact=username) if username
+                      else people.filter(pk=_int(data.get("player")))).first()
             if person is None:
                 raise ServiceError("PLAYER_NOT_FOUND")
         return desk.substitute(tournament, user, _int(data.get("table")),

@@ -236,7 +236,8 @@ def test_the_audit_log_in_words(game: dict[str, Any], director: Any) -> None:
     assert "Tisch 1 der Turnierrunde 1 angehalten." in german
 
 
-def test_the_desk_page(game: dict[str, Any], director: Any, outsider: Any) -> None:
+def test_the_desk_page(game: dict[str, Any], director: Any, outsider: Any,
+                       make_user: Callable[..., Any]) -> None:
     t = game["t"]
     url = reverse("games:tournament_desk", kwargs={"pk": t.pk})
     web = Client()
@@ -248,6 +249,14 @@ def test_the_desk_page(game: dict[str, Any], director: Any, outsider: Any) -> No
         with translation.override(language):
             page = web.get(reverse("games:tournament_desk", kwargs={"pk": t.pk}))
         assert page.status_code == 200 and f'lang="{language}"'.encode() in page.content
+    assert b'name="username"' in page.content
+    web.post(url, {"action": "substitute", "table": game["table"].pk, "seat": "1",
+                   "username": "GIERI", "reason": "Ill"})
+    assert DirectorAction.objects.filter(tournament=t, kind="substitute").count() == 0
+    gieri = make_user("gieri")
+    web.post(url, {"action": "substitute", "table": game["table"].pk, "seat": "1",
+                   "username": gieri.username.upper(), "reason": "Ill"})
+    assert DirectorAction.objects.filter(tournament=t, kind="substitute").count() == 1
     done = web.post(url, {"action": "adjudicate", "table": game["table"].pk,
                           "card_points_a": "50", "card_points_b": "60", "reason": "Clock"})
     assert done.status_code == 302
