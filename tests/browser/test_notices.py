@@ -214,9 +214,15 @@ def test_band_notices_cover_no_card_and_the_sheet_closes(browser: Any, site_serv
                 talk_closed(page, width)
             speaker, text = line()
             flash_everywhere([player, watcher], speaker, text)
-            measure(player, f"player {width}x{height}", {"buob": 1, "flash": 1, "trick": 1,
-                                                          "hand": 1})
-            measure(watcher, f"watcher {width}x{height}", {"buob": 1, "flash": 1, "trick": 1})
+            for page, who, need in (
+                    (player, "player", {"buob": 1, "flash": 1, "trick": 1, "hand": 1}),
+                    (watcher, "watcher", {"buob": 1, "flash": 1, "trick": 1})):
+                # A flash lasts 5 s: on a loaded machine the first page's measure can outlast
+                # the second page's flash, so a page whose flash is gone gets a fresh line.
+                if not page.locator("#table-app .talk-flash").is_visible():
+                    speaker, text = line()
+                    flash_everywhere([page], speaker, text)
+                measure(page, f"{who} {width}x{height}", need)
             if (width, height) in ((390, 844), (1366, 800)):
                 shot(player, artifacts, f"notices-buob-flash-{width}x{height}")
                 shot(watcher, artifacts, f"notices-buob-flash-watcher-{width}x{height}")
