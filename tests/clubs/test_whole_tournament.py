@@ -115,7 +115,7 @@ def _check_finished(tournament: Tournament, rounds_: int) -> list[TournamentTabl
     assert tables and all(t.room_id is not None for t in tables)
     assert all(t.outcome == TableOutcome.PLAYED for t in tables)
     for table in tables:
-        match = Match.objects.get(room_id=table.room_id)
+        match = Match.objects.get(room=table.room)
         assert (table.card_points_a, table.card_points_b) == (match.total_a, match.total_b)
     # The standings as the site shows them equal those rebuilt from the matches alone.
     standings = results.standings_of(tournament)
@@ -171,7 +171,7 @@ def test_four_pairs_play_a_duplicate_stage(make_user: Callable[..., Any]) -> Non
     for rnd in TournamentRound.objects.filter(tournament=tournament):
         assert len(rnd.decks) == 4
         for table in TournamentTable.objects.filter(round=rnd):
-            deals = list(Round.objects.filter(match__room_id=table.room_id).order_by("number"))
+            deals = list(Round.objects.filter(match__room=table.room).order_by("number"))
             assert [d.deck for d in deals] == rnd.decks
             assert [d.dealer for d in deals] == [0, 1, 2, 3]
             a, b = table.seat_entrants[0], table.seat_entrants[1]
