@@ -130,9 +130,10 @@ def _play_out(room: Any, people: dict[int, Any], limit: int = 20_000) -> None:
             return
         t = load_code(code, lock=False)
         turn, _due = pending_turn(t.state, seats_of(t), t.room.owner_id, t.now)
-        if turn is not None:
-            services.play_bot_turn(rnd.pk, Room.objects.get(pk=room.pk).version)
-        elif st.phase == REVEAL:
+        if turn is not None and services.play_bot_turn(
+                rnd.pk, Room.objects.get(pk=room.pk).version):
+            continue  # a stand-in whose grace period is over played; else the person plays
+        if st.phase == REVEAL:
             Round.objects.filter(pk=rnd.pk).update(deadline=timezone.now() - timedelta(seconds=1))
             services.sweep_deadlines()
         elif st.phase == PLAY:
