@@ -6,9 +6,7 @@ tests/services/test_matchmaking_races.py does; SQLite serialises writers and is 
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 from typing import Any
 
@@ -18,6 +16,7 @@ from django.utils import timezone
 
 from games.clubs import tournaments
 from games.models import Entrant, EntrantStatus
+from tests.support.races import race
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -27,18 +26,6 @@ pytestmark = [
 ]
 
 
-def race(calls: list[Callable[[], Any]]) -> list[Any]:
-    barrier = threading.Barrier(len(calls))
-
-    def run(call: Callable[[], Any]) -> Any:
-        try:
-            barrier.wait(timeout=30)
-            return call()
-        finally:
-            connection.close()
-
-    with ThreadPoolExecutor(max_workers=len(calls)) as pool:
-        return list(pool.map(run, calls))
 
 
 def create(director: Any, capacity: int) -> Any:

@@ -8,10 +8,8 @@ tests/services/test_writer_races.py does. (SQLite serialises writers and is not 
 
 from __future__ import annotations
 
-import threading
 from collections import Counter
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
@@ -19,6 +17,7 @@ from django.db import connection
 
 from games.models import QueueEntry, QueueStatus, Room, Seat
 from games.services import matchmaking
+from tests.support.races import race
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -28,18 +27,6 @@ pytestmark = [
 ]
 
 
-def race(calls: list[Callable[[], Any]]) -> list[Any]:
-    barrier = threading.Barrier(len(calls))
-
-    def run(call: Callable[[], Any]) -> Any:
-        try:
-            barrier.wait(timeout=30)
-            return call()
-        finally:
-            connection.close()
-
-    with ThreadPoolExecutor(max_workers=len(calls)) as pool:
-        return list(pool.map(run, calls))
 
 
 def assert_each_person_seated_once(people: list[Any], tables: int) -> None:
