@@ -20,7 +20,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ObjectDoesNotExist
 from django.core.paginator import Paginator
-from django.db.models import Prefetch, Q, QuerySet
+from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.templatetags.static import static
@@ -39,12 +39,14 @@ from games.models import (
     DebtStatus,
     Match,
     MatchStatus,
+    Membership,
     NarrDebt,
     PairStats,
     Phase,
     PlayerRating,
     Room,
     Round,
+    RoundStatus,
     Trick,
     Visibility,
     Winner,
@@ -186,24 +188,40 @@ PLAYER_PAGE_MATCHES = 10
 @require_GET
 def player_page(request: HttpRequest, pk: int) -> HttpResponse:
     """A player's public page (issue #24 item 15): the name, the rating and its chart, finished
-    N of M, and the recent finished matches of public rooms, each with its result from this
-    player's side. Nothing a stranger may not see: no presence, no login name, no private
-    room. A player who blocked the viewer has no page for them (404, as if none existed), and
-    bots and deleted accounts have none."""
+    N of M, and the recent finished matches of public rooms and of tournament rounds that have
+    closed, each with its result from this player's side. Nothing a stranger may not see: no
+    presence, no login name, no private room. A player who blocked the viewer has no page for
+    them (404, as if none existed), and bots and deleted accounts have none."""
     player = get_object_or_404(get_user_model(), pk=pk, is_active=True, is_bot=False)
     viewer = request.user
     if viewer.is_authenticated and Block.objects.filter(blocker=player, blocked=viewer).exists():
         raise Http404
     seat_of = (Q(player_0=player) | Q(player_1=player) | Q(player_2=player)
                | Q(player_3=player))
-    recent = (Match.objects.filter(seat_of, status=MatchStatus.FINISHED,
-                                   room__visibility=Visibility.PUBLIC)
+    recent = (Match.objects.filter(seat_of, Q(room__visibility=Visibility.PUBLIC)
+                                   | _closed_tournament_rounds(viewer),
+                                   status=MatchStatus.FINISHED)
               .select_related("room", "player_0", "player_1", "player_2", "player_3",
                               "room__tournament_table__round__tournament")
               .order_by("-started", "-pk")[:PLAYER_PAGE_MATCHES])
-    return render(request, "games/history/player.html", {
-        "player": player, "rows": [_row(m, player) for m in recent],
-    })
+    rows = [_row(m, player) for m in recent]
+    for row in rows:
+        # A tournament's Partie is listed with its result; its page only opens for whom the
+        # tournament lets look on (spectators off: its four players).
+        row["viewable"] = access.may_view(row["match"], viewer)
+    return render(request, "games/history/player.html", {"player": player, "rows": rows})
+
+
+def _closed_tournament_rounds(viewer: Any) -> Q:
+    """The Partien of tournament rounds that have closed (issue #26 item 7: profiles show
+    them), of an open tournament, or of a club's to its members: what its standings show."""
+    closed = Q(room__tournament_table__round__status=RoundStatus.CLOSED)
+    club = "room__tournament_table__round__tournament__club"
+    audience = Q(**{f"{club}__isnull": True})
+    if getattr(viewer, "is_authenticated", False):
+        audience |= Q(Exists(Membership.objects.filter(club_id=OuterRef(f"{club}_id"),
+                                                       user_id=viewer.pk)))
+    return closed & audience
 
 
 def _match_or_404(request: HttpRequest, pk: int) -> Match:

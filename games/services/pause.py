@@ -124,7 +124,9 @@ def substitute_seat(room_id: int, seat: int, user: Any, director: Any) -> int:
     match in place of its player, who leaves the room; returns the user id replaced. The
     seat's team and cards stay; a table that may not talk shows the newcomer's name from now
     on. TABLE_NOT_RUNNING, NOT_FOUND (no such seat), ALREADY_SEATED_THERE (the user already
-    has a seat in the room)."""
+    has a seat in the room). A bot seated so makes the match unrated (Match.rated), as a bot
+    seated from the start does: its seat's result is not its entrant's play. A person seated so
+    plays for the seat's entrant, and the match stays rated for the players it names."""
     t = _running_table(room_id)
     row = Seat.objects.filter(room_id=room_id, index=seat).first()
     if row is None:
@@ -136,9 +138,15 @@ def substitute_seat(room_id: int, seat: int, user: Any, director: Any) -> int:
     row.save(update_fields=["user"])
     t.seats = None  # read again by the snapshot the announcement builds
     assert t.match is not None
+    fields = []
+    if t.match.rated and getattr(user, "is_bot", False):
+        t.match.rated = False
+        fields.append("rated")
     if t.match.seat_names:
         t.match.seat_names = {**t.match.seat_names, str(user.pk): display_name(user)}
-        t.match.save(update_fields=["seat_names"])
+        fields.append("seat_names")
+    if fields:
+        t.match.save(update_fields=fields)
     log_action(t, None, director, seat, "substitute",
                {"match": t.match.pk, "seat": seat, "player": user.pk, "replaced": replaced},
                None, bump(t))
