@@ -16,8 +16,9 @@ Measured: each round's start (the wall time of the sweep that starts it: every r
 round created, its four seated and its first deal dealt when the sweep returns; round 1's
 sweep also starts the tournament and pairs it) and its p95 over the rounds; the pairing of
 512 entrants with rotating partners (bench/pairing.py's `measure`, the median of 3); the
-standings rebuilt from the finished Match rows of the tables' rooms (who sat where, the match
-totals) compared with games.clubs.results.standings_of.
+standings rebuilt from the tables' match transcripts (each exported as a player downloads it
+and replayed by the engine alone; who sat where from the pairing) compared with
+games.clubs.results.standings_of.
 
 --mode embedded (default): a throwaway SQLite file in a temporary directory, migrated.
 --mode distributed: the PostgreSQL database of DATABASE_URL and the Redis of REDIS_URL from
@@ -36,7 +37,6 @@ import math
 import os
 import sys
 import time
-from collections import defaultdict
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import timedelta
@@ -202,23 +202,35 @@ def run_tournament(tournament: Any) -> list[float]:
 
 
 def rebuilt_standings(tournament: Any) -> dict[int, tuple[int, int, int]]:
-    """(match points, card points, Parties) of each entrant from the finished Match rows."""
-    from games.models import Entrant, Match, MatchStatus, TournamentTable
+    """(match points, card points, Parties) of each entrant rebuilt from the transcripts: each
+    table's match exported as a `troccas-transcript/1` document (what a player downloads),
+    sent through JSON and replayed by the engine alone (games.engine.transcript.replay, the
+    `replay` command's function); the totals are the replay's, who sat where the pairing's
+    (the table's entrants by seat). No result row of the database is read."""
+    import json
 
-    entrant_of = {e.player_id: e.pk for e in Entrant.objects.filter(tournament=tournament)}
-    totals: defaultdict[int, list[int]] = defaultdict(lambda: [0, 0, 0])
-    rooms = TournamentTable.objects.filter(round__tournament=tournament).values_list(
-        "room_id", flat=True)
-    for match in Match.objects.filter(room_id__in=rooms, status=MatchStatus.FINISHED):
-        seats = [match.player_0_id, match.player_1_id, match.player_2_id, match.player_3_id]
-        for team, mine, theirs in ((0, match.total_a, match.total_b),
-                                   (1, match.total_b, match.total_a)):
-            for seat in (team, team + 2):
-                row = totals[entrant_of[seats[seat]]]
-                row[0] += 2 if mine > theirs else 1 if mine == theirs else 0
-                row[1] += mine
-                row[2] += 1
-    return {e: (totals[e][0], totals[e][1], totals[e][2]) for e in entrant_of.values()}
+    from games.engine.transcript import replay
+    from games.history.replay import transcript
+    from games.models import Entrant, Match, TournamentTable
+
+    totals: dict[int, list[int]] = {e: [0, 0, 0] for e in Entrant.objects.filter(
+        tournament=tournament).values_list("pk", flat=True)}
+    for table in TournamentTable.objects.filter(round__tournament=tournament,
+                                                room__isnull=False):
+        match = Match.objects.filter(room_id=table.room_id).order_by("-number").first()
+        if match is None:
+            continue
+        result = replay(json.loads(json.dumps(transcript(match))))
+        if result["phase"] != "MATCH_OVER":
+            continue  # not finished: the live standings hold it as the clock left it
+        team_totals = (result["totals"]["A"], result["totals"]["B"])
+        for seat, entrant in enumerate(table.seat_entrants):
+            mine, theirs = team_totals[seat % 2], team_totals[1 - seat % 2]
+            row = totals[entrant]
+            row[0] += 2 if mine > theirs else 1 if mine == theirs else 0
+            row[1] += mine
+            row[2] += 1
+    return {e: (t[0], t[1], t[2]) for e, t in totals.items()}
 
 
 def main(argv: list[str] | None = None) -> int:
