@@ -12,7 +12,7 @@ change's `events` with the view.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import orjson
@@ -93,6 +93,25 @@ def send_site_frame(user_id: int, frame: dict[str, Any]) -> None:
                                         {"type": "site.frame", "frame": encode(frame)})
     except Exception:  # the find page reads the queue again when it loads
         log.exception("site frame to user %s failed", user_id)
+
+
+def send_site_frames(frames: Sequence[tuple[int, dict[str, Any]]]) -> None:
+    """Many users' site-socket frames, in order, through one trip to the event loop: a round
+    of a tournament tells 128 players at once, and a trip per frame (asgiref's thread hop, a
+    couple of milliseconds each) was most of the round's start (bench/tournament.py)."""
+    layer = get_channel_layer()
+    if layer is None or not frames:
+        return
+
+    async def send_all() -> None:
+        for user_id, frame in frames:
+            try:
+                await layer.group_send(notice_group_name(user_id),
+                                       {"type": "site.frame", "frame": encode(frame)})
+            except Exception:  # the page reads its notices again when it loads
+                log.exception("site frame to user %s failed", user_id)
+
+    async_to_sync(send_all)()
 
 
 def encode_bytes(message: dict[str, Any]) -> bytes:

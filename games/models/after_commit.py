@@ -48,6 +48,9 @@ class Effects:
     publish_notices: Callable[[int, int], None]
     # Find a game (services/matchmaking.py): one frame to one user's site sockets (/ws/me/).
     publish_queue: Callable[[int, dict[str, Any]], None]
+    # Many such frames, (user, frame) in order, in one go (a tournament round's "your table
+    # is ready" to every player).
+    publish_site_frames: Callable[[list[tuple[int, dict[str, Any]]]], None]
 
 
 _effects: Effects | None = None

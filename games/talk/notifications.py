@@ -4,9 +4,11 @@ invitations to a table. A new notification is pushed after commit to the user's 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import timedelta
 from typing import Any
 
+from django.db.models import Count
 from django.utils import timezone
 from django.utils.translation import gettext
 
@@ -14,19 +16,30 @@ from games.models import Club, NoticeKind, Notification, Room, Tournament
 from games.talk import hooks
 
 __all__ = ["RECENT_SHOWN", "mark_all_read", "notify", "recent", "sent_recently", "text_of",
-           "unread_count"]
+           "unread_count", "unread_counts"]
 
 RECENT_SHOWN = 50
 
 
 def notify(user_id: int, kind: str, actor: Any, room: Room | None = None,
-           club: Club | None = None, tournament: Tournament | None = None) -> Notification:
+           club: Club | None = None, tournament: Tournament | None = None, *,
+           announce: bool = True) -> Notification:
     """Write a notification for `user_id`; its sockets hear of it once the transaction
-    commits (never of one rolled back)."""
+    commits (never of one rolled back). `announce=False`: the caller tells many users at
+    once itself (unread_counts, after commit)."""
     notice = Notification.objects.create(user_id=user_id, kind=kind, actor=actor, room=room,
                                          club=club, tournament=tournament)
-    hooks.notices_changed(user_id, lambda: unread_count(user_id))
+    if announce:
+        hooks.notices_changed(user_id, lambda: unread_count(user_id))
     return notice
+
+
+def unread_counts(user_ids: Iterable[int]) -> dict[int, int]:
+    """Each user's unread count, in one query (0 for one with none)."""
+    wanted = set(user_ids)
+    counts = dict(Notification.objects.filter(user_id__in=wanted, read_at__isnull=True)
+                  .values("user_id").annotate(n=Count("id")).values_list("user_id", "n"))
+    return {u: counts.get(u, 0) for u in wanted}
 
 
 def unread_count(user_id: int) -> int:

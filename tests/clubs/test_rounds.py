@@ -155,15 +155,20 @@ def test_table_ready_reaches_the_site_socket_and_the_mail(director: Any,
     mailed.invite_emails = True
     mailed.confirmed_email = mailed.email
     mailed.save()
-    frames: list[tuple[int, dict[str, Any]]] = []
+    sent: list[tuple[int, dict[str, Any]]] = []
     effects = after_commit.effects()
     assert effects is not None
     monkeypatch.setattr(after_commit, "_effects", dataclasses.replace(
-        effects, publish_queue=lambda user_id, frame: frames.append((user_id, frame))))
+        effects, publish_site_frames=sent.extend))
     tournament = make_tournament(director, people)
     with django_capture_on_commit_callbacks(execute=True):
         rounds.advance_tournament(tournament.pk)
     [room] = rooms_of(round_of(tournament, 1))
+    # Each player hears their unread count (the new notice counted) before the frame.
+    assert [f["type"] for _, f in sent] == ["notices", "table_ready"] * 4
+    assert all(f["unread"] == 1 for _, f in sent if f["type"] == "notices")
+    assert [u for u, _ in sent[0::2]] == [u for u, _ in sent[1::2]]
+    frames = [(u, f) for u, f in sent if f["type"] == "table_ready"]
     assert sorted(u for u, _ in frames) == sorted(p.pk for p in people)
     assert all(f["type"] == "table_ready" and f["url"] == room.get_absolute_url()
                and f["text"] == f"Your tournament table {room.name} is ready."
