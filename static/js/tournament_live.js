@@ -13,23 +13,34 @@
  *   totals: number[] | null, paused: boolean, away: number[]}} DeskRow
  */
 
-/** @param {(string | number)[]} cells @param {string} key @param {number} id */
-function row(cells, key, id) {
+/** The column heads of the table of `body`: each cell's `data-label`, which a phone shows
+ * beside the value when the table's rows become cards (site.css `.phone-cards`).
+ * @param {HTMLTableSectionElement} body @returns {string[]} */
+function labels(body) {
+  const head = body.parentElement instanceof HTMLTableElement ? body.parentElement.tHead : null;
+  return head && head.rows[0] ? [...head.rows[0].cells].map((th) => th.textContent || "") : [];
+}
+
+/** @param {(string | number)[]} cells @param {string} key @param {number} id
+ * @param {string[]} heads */
+function row(cells, key, id, heads) {
   const tr = document.createElement("tr");
   tr.dataset[key] = String(id);
-  for (const text of cells) {
+  cells.forEach((text, i) => {
     const td = document.createElement("td");
     td.textContent = String(text);
+    td.dataset.label = heads[i] || "";
     tr.append(td);
-  }
+  });
   return tr;
 }
 
 /** @param {HTMLTableSectionElement} body @param {StandingRow[]} rows */
 function drawStandings(body, rows) {
+  const heads = labels(body);
   body.replaceChildren(...rows.map((r) => {
     const tr = row([r.rank, r.name + (r.prize_eligible ? "" : " *"), r.match_points,
-      r.card_points, r.buchholz, r.parties, r.won], "entrant", r.entrant);
+      r.card_points, r.buchholz, r.parties, r.won], "entrant", r.entrant, heads);
     tr.lastElementChild?.setAttribute("title", r.won_text);
     return tr;
   }));
@@ -37,9 +48,10 @@ function drawStandings(body, rows) {
 
 /** @param {HTMLTableSectionElement} body @param {DeskRow[]} rows */
 function drawDesk(body, rows) {
+  const heads = labels(body);
   body.replaceChildren(...rows.map((t) => row([t.table, t.names.join(", "),
     t.phase + (t.paused ? " ⏸" : ""), t.deal, t.totals ? `${t.totals[0]} : ${t.totals[1]}` : "",
-    t.away.map((s) => s + 1).join(", ")], "table", t.id)));
+    t.away.map((s) => s + 1).join(", ")], "table", t.id, heads)));
 }
 
 function start() {

@@ -9,8 +9,14 @@ from django.contrib.auth import authenticate
 from django.core.management import call_command
 
 from accounts.models import User
-from games.management.commands.demo_data import ADMIN, PLAYERS
-from games.models import Announcement, FAQEntry
+from games.management.commands.demo_data import (
+    ADMIN,
+    CLUB,
+    ENTERED,
+    PLAYERS,
+    TOURNAMENT_NAME,
+)
+from games.models import Announcement, Club, Entrant, FAQEntry, Membership, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -44,3 +50,20 @@ def test_demo_content_exists_in_all_four_languages():
         assert getattr(announcement, f"body_{language}")
         assert getattr(faq, f"question_{language}")
         assert getattr(faq, f"answer_{language}")
+
+
+def test_a_club_and_its_tournament_open_for_entries():
+    """A newcomer on `make run` finds a club to look at and a tournament to enter; run twice,
+    there is still one of each (issue #26)."""
+    run()
+    run()
+    club = Club.objects.get(name=CLUB["name"])
+    members = set(Membership.objects.filter(club=club).values_list("user__username", flat=True))
+    assert members == {name for name, *_ in PLAYERS}
+    tournament = Tournament.objects.get(club=club, name=TOURNAMENT_NAME)
+    assert tournament.director.username == PLAYERS[0][0]
+    entered = set(Entrant.objects.filter(tournament=tournament).values_list(
+        "player__username", flat=True))
+    assert entered == set(ENTERED)
+    from games.clubs import tournaments
+    assert tournaments.registration_open(tournament)

@@ -1,19 +1,31 @@
 """Idempotently creates the demo accounts and site content, and prints the credentials.
 
 Run by `make run`: a fresh machine gets a usable site with an admin, four players (two full
-teams) and an announcement and FAQ in all four languages. Running it again resets the demo
-passwords and leaves everything else as it is.
+teams), an announcement and FAQ in all four languages, and a club (all four players members,
+Anna its owner) with a tournament open for registration a week ahead, two players entered. Running
+it again resets the demo passwords and leaves everything else as it is (a new demo tournament
+only once the last one is no longer taking entries).
 """
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any, TypedDict
 
 from django.core.management.base import BaseCommand
 from django.db import transaction
+from django.utils import timezone
 
 from accounts.models import User
-from games.models import Announcement, FAQEntry
+from games.clubs import membership, tournaments
+from games.models import (
+    Announcement,
+    Club,
+    FAQEntry,
+    Membership,
+    Tournament,
+    TournamentStatus,
+)
 
 ADMIN = ("admin", "troccas-admin", "Admin")
 # (username, password, display name, preferred language)
@@ -93,6 +105,13 @@ FAQ: list[_FAQText] = [
 
 LANGUAGES = ("en", "rm", "de", "fr")
 
+# The demo club and its tournament: what a Troccas association keeps on the site (issue #26).
+CLUB = {"name": "Troccas Surselva", "region": "Surselva", "language": "rm",
+        "description": "Nus giugain Troccas mintga venderdi saira. Bainvegni!"}
+TOURNAMENT_NAME = "Turnier da Nadal"
+# The players entered in it (the others may still register from its page).
+ENTERED = ("anna", "benedetg")
+
 
 def _translated(field: str, values: dict[str, str]) -> dict[str, str]:
     return {f"{field}_{lang}": values[lang] for lang in LANGUAGES}
@@ -119,9 +138,38 @@ class Command(BaseCommand):
                           "order": entry["order"], "published": True},
             )
 
+        self._club_and_tournament()
+
         self.stdout.write("Demo accounts (username / password):")
         for username, password, role in accounts:
             self.stdout.write(f"  {role:<7} {username:<10} {password}")
+
+    def _club_and_tournament(self) -> None:
+        """Through the services, as a player would make them: the club, its members, and an
+        individual Swiss of three rounds of a four-deal Partie a week from now, at 14:00."""
+        players = {u.username: u for u in User.objects.filter(
+            username__in=[name for name, *_ in PLAYERS])}
+        owner = players[PLAYERS[0][0]]
+        club = Club.objects.filter(name=CLUB["name"]).first()
+        if club is None:
+            club = membership.create_club(owner, CLUB["name"], description=CLUB["description"],
+                                          region=CLUB["region"], language=CLUB["language"])
+        for user in players.values():
+            if not Membership.objects.filter(club=club, user=user).exists():
+                membership.join(user, club.pk)
+        if Tournament.objects.filter(club=club, name=TOURNAMENT_NAME,
+                                     status=TournamentStatus.REGISTRATION,
+                                     registration_closes__gt=timezone.now()).exists():
+            return
+        day = timezone.localtime() + timedelta(days=7)
+        starts = day.replace(hour=14, minute=0, second=0, microsecond=0)
+        tournament = tournaments.create_tournament(
+            owner, club=club, name=TOURNAMENT_NAME, language="rm",
+            options={"match_deals": 4}, capacity=32,
+            registration_closes=starts - timedelta(minutes=30), starts_at=starts,
+            round_minutes=45, stages=[{"format": "swiss", "rounds": 3}])
+        for name in ENTERED:
+            tournaments.register(players[name], tournament)
 
     def _user(
         self, username: str, password: str, display: str, *, language: str, staff: bool = False
