@@ -22,7 +22,8 @@ class GamesConfig(AppConfig):
             publish_mutes=live_talk.publish_mutes, publish_notices=live_talk.publish_notices,
             publish_block=live_talk.publish_block,
             publish_queue=broadcast.send_site_frame,
-            publish_site_frames=broadcast.send_site_frames))
+            publish_site_frames=broadcast.send_site_frames,
+            publish_tournament=broadcast.send_tournament_frame))
 
         # A sign-in that ends (log-out, new password, deleted account) closes its sockets.
         from django.contrib.auth.signals import user_logged_out

@@ -22,6 +22,7 @@ from django.utils.translation import gettext as _
 from accounts.bots import bot_account
 from games import services
 from games.bots import LEVELS
+from games.clubs import push
 from games.clubs.membership import is_director
 from games.models import (
     DirectorAction,
@@ -69,8 +70,17 @@ def _reason(reason: Any, *, required: bool = False) -> str:
     return clean
 
 
+# What each action changes on the tournament's pages (games/clubs/push.py). A re-pair says
+# so through the round runner's pairing, which it calls.
+_CHANGES = {"pause": "table", "resume": "table", "substitute": "table", "withdraw": "entrants",
+            "adjudicate": "table", "enter_result": "table", "adjust": "adjustment"}
+
+
 def _log(tournament: Tournament, actor: Any, kind: str, payload: dict[str, Any],
          reason: str = "") -> DirectorAction:
+    """The action's audit row; its pages are told after the commit."""
+    if kind in _CHANGES:
+        push.changed(tournament.pk, _CHANGES[kind])
     return DirectorAction.objects.create(tournament=tournament, actor=actor, kind=kind,
                                          payload=payload, reason=reason)
 

@@ -52,7 +52,8 @@ How quickly a finished table is noticed: by the sweep, every TROCCAS_TOURNAMENT_
 loop otherwise: one code path, `sweep_tournaments`). A sweep that finds nothing due costs one
 query per running tournament, so no hook from the services into this layer (which they may not
 import) is needed; the round's close, and the next round's pairing, follow a finished table by
-at most that interval.
+at most that interval. Every transition, and every result copied into a table, tells the
+tournament's open pages at once, after its commit (games/clubs/push.py): they read again.
 
 Tournament rooms refuse every lobby command, a new match and the owner's end of a match
 (TOURNAMENT_TABLE_LOCKED, games/services/lobby.py `check_not_tournament`); the Partie ends
@@ -75,7 +76,7 @@ from django.template.loader import render_to_string
 from django.utils import timezone, translation
 
 from games import services
-from games.clubs import pairing, ranking
+from games.clubs import pairing, push, ranking
 from games.engine.options import Options
 from games.models import (
     Entrant,
@@ -201,6 +202,7 @@ def _start_tournament(tournament: Tournament, now: datetime) -> bool:
         absent = [e.pk for e in registered if not _checked_in(e, tournament.is_pairs)]
         Entrant.objects.filter(pk__in=absent).update(out_from_round=1)
         _create_rounds(tournament)
+        push.changed(tournament.pk, "round")
     return True
 
 
@@ -222,9 +224,12 @@ def _create_rounds(tournament: Tournament) -> None:
 
 def _finish_tournament(tournament: Tournament, now: datetime) -> bool:
     with transaction.atomic():
-        return bool(Tournament.objects.filter(pk=tournament.pk,
-                                              status=TournamentStatus.RUNNING).update(
-            status=TournamentStatus.FINISHED, finished=now))
+        if not Tournament.objects.filter(pk=tournament.pk,
+                                         status=TournamentStatus.RUNNING).update(
+                status=TournamentStatus.FINISHED, finished=now):
+            return False
+        push.changed(tournament.pk, "round")
+    return True
 
 
 # --- 2. pairing -----------------------------------------------------------------------------
@@ -264,6 +269,7 @@ def _pair(rnd: TournamentRound, now: datetime, *, repair: bool) -> bool:
                                           for i, e in enumerate(seats)])
             for n, seats in enumerate(tables, start=1)])
         TournamentBye.objects.bulk_create([TournamentBye(round=rnd, entrant_id=e) for e in byes])
+        push.changed(tournament.pk, "round")
     return True
 
 
@@ -449,6 +455,7 @@ def _start_round(rnd: TournamentRound, now: datetime) -> bool:
             room = open_table(tournament, rnd, table, players)
             frames += _tell_ready(tournament, rnd, room, players)
         on_commit(_announce(frames))
+        push.changed(tournament.pk, "round")
     return True
 
 
@@ -535,7 +542,7 @@ def _collect_results(rnd: TournamentRound, now: datetime) -> bool:
         if match is None:
             continue
         if match.status == MatchStatus.FINISHED:
-            changed |= _record(table, match, TableOutcome.PLAYED, now)
+            changed |= _record(tournament, table, match, TableOutcome.PLAYED, now)
         elif clock:
             # Still playing, or ended early without a result (the idle sweep's abandon).
             changed |= _at_the_clock(tournament, table, now)
@@ -550,14 +557,17 @@ def _at_the_clock(tournament: Tournament, table: TournamentTable, now: datetime)
         match = Match.objects.filter(room=room).order_by("-number").first()
         assert match is not None
         if match.status == MatchStatus.FINISHED:  # its last card came first
-            return _record(table, match, TableOutcome.PLAYED, now)
+            return _record(tournament, table, match, TableOutcome.PLAYED, now)
         if tournament.unfinished == Unfinished.DIRECTOR:
             # Stopped, left pending: the director adjudicates (games/clubs/desk.py).
+            if ended:
+                push.changed(tournament.pk, "table")
             return ended
-        return _record(table, match, TableOutcome.AS_STANDS, now) or ended
+        return _record(tournament, table, match, TableOutcome.AS_STANDS, now) or ended
 
 
-def _record(table: TournamentTable, match: Match, outcome: str, now: datetime) -> bool:
+def _record(tournament: Tournament, table: TournamentTable, match: Match, outcome: str,
+            now: datetime) -> bool:
     """The match's result into its table, once (a compare-and-set on the table's outcome)."""
     deals = [[a or 0, b or 0] for a, b in Round.objects.filter(
         match=match, finished__isnull=False).order_by("number").values_list(
@@ -567,13 +577,18 @@ def _record(table: TournamentTable, match: Match, outcome: str, now: datetime) -
     bots |= {seat for seat in RoundAction.objects.filter(
         round__match=match, actor__is_bot=True, actor_seat__isnull=False).values_list(
             "actor_seat", flat=True) if seat is not None}
-    return bool(TournamentTable.objects.filter(pk=table.pk, outcome=TableOutcome.PENDING)
-                .update(outcome=outcome, card_points_a=match.total_a,
-                        card_points_b=match.total_b, deal_scores=deals,
-                        bot_seats=sorted(bots), finished=now))
+    if not TournamentTable.objects.filter(pk=table.pk, outcome=TableOutcome.PENDING).update(
+            outcome=outcome, card_points_a=match.total_a, card_points_b=match.total_b,
+            deal_scores=deals, bot_seats=sorted(bots), finished=now):
+        return False
+    push.changed(tournament.pk, "table")
+    return True
 
 
 def _close_round(rnd: TournamentRound, now: datetime) -> bool:
     with transaction.atomic():
-        return bool(TournamentRound.objects.filter(pk=rnd.pk, status=RoundStatus.RUNNING)
-                    .update(status=RoundStatus.CLOSED, closed_at=now))
+        if not TournamentRound.objects.filter(pk=rnd.pk, status=RoundStatus.RUNNING).update(
+                status=RoundStatus.CLOSED, closed_at=now):
+            return False
+        push.changed(rnd.tournament_id, "round")
+    return True

@@ -24,6 +24,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from games.clubs.membership import DIRECTING, clean_text, is_director, member_role
+from games.clubs.push import changed as tell_pages
 from games.engine.errors import OptionsError
 from games.engine.options import Options
 from games.models import (
@@ -52,8 +53,8 @@ from games.talk.friends import are_friends
 
 __all__ = ["MAX_CAPACITY", "MAX_ROUNDS", "MAX_STAGES", "StagePlan", "check_in",
            "checked_in_entrants", "create_tournament", "entrant_of", "is_checked_in",
-           "may_direct", "register", "round_start", "visible_tournaments", "waiting_list",
-           "withdraw"]
+           "may_direct", "may_watch", "register", "round_start", "visible_tournaments",
+           "waiting_list", "withdraw"]
 
 MAX_STAGES = 4
 MAX_ROUNDS = 15
@@ -227,6 +228,12 @@ def visible_tournaments(user: Any) -> QuerySet[Tournament]:
     return Tournament.objects.filter(mine).distinct()
 
 
+def may_watch(user: Any, tournament_id: int) -> bool:
+    """Whether `user` may follow the tournament's changes on the site socket (games/clubs/
+    push.py): the tournament is one they may see."""
+    return visible_tournaments(user).filter(pk=tournament_id).exists()
+
+
 def may_direct(tournament: Tournament, user: Any) -> bool:
     """Its director; for a club's tournament also the club's owner and directors."""
     if not getattr(user, "is_authenticated", False):
@@ -331,6 +338,7 @@ def register(user: Any, tournament: Tournament | int, partner: Any = None) -> En
         if partner_user is not None:
             notifications.notify(partner_user.pk, NoticeKind.TOURNAMENT_PARTNER, user,
                                  tournament=row)
+        tell_pages(row.pk, "entrants")
     return entrant
 
 
@@ -365,6 +373,7 @@ def withdraw(user: Any, tournament: Tournament | int) -> Entrant:
         entrant.save(update_fields=["status", "withdrawn", "out_from_round"])
         if row.status == TournamentStatus.REGISTRATION and was_registered:
             _promote(row, actor=user)
+        tell_pages(row.pk, "entrants")
     return entrant
 
 

@@ -38,6 +38,8 @@ GROUP_MESSAGES: dict[str, frozenset[str]] = {
     "user": frozenset({"auth.revoke", "talk.mutes", "talk.blocked"}),
     # notice_group_name(user_id): the account's site sockets.
     "notices": frozenset({"notices.changed", "site.frame"}),
+    # tournament_group_name(tournament_id): the site sockets of the tournament's open pages.
+    "tournament": frozenset({"tournament.changed"}),
 }
 # Sent to one channel rather than a group: the layer's own word after Redis was out of reach
 # (channel_layer.RESYNC_MESSAGE, to every consumer) and a socket's note to itself.
@@ -62,6 +64,26 @@ def notice_group_name(user_id: int) -> str:
     told when its unread notifications change. Apart from user_group_name, whose members
     include the table sockets, which have no use for these messages."""
     return f"notices.{user_id}"
+
+
+def tournament_group_name(tournament_id: int) -> str:
+    """The group of the site sockets whose page shows one tournament (its page, standings or
+    desk): each joined it with a `watch` frame the viewer was allowed (SiteConsumer)."""
+    return f"tournament.{tournament_id}"
+
+
+def send_tournament_frame(tournament_id: int, frame: dict[str, Any]) -> None:
+    """The `tournament` frame to every site socket watching the tournament (in any process),
+    after commit (games/clubs/push.py). It names what changed and nothing else: every page
+    reads what it shows through its own door."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        async_to_sync(layer.group_send)(tournament_group_name(tournament_id),
+                                        {"type": "tournament.changed", "frame": encode(frame)})
+    except Exception:  # the pages poll as well (static/js/tournament_live.js)
+        log.exception("tournament frame for tournament %s failed", tournament_id)
 
 
 def send_notices(user_id: int, unread: int) -> None:

@@ -4,8 +4,10 @@
 A thin door: it registers the tab's presence row (games/talk/online.py), refreshes it on each
 `ping`, removes it on close, and forwards the user's unread-notification count whenever it
 changes (games/talk/notifications.py, through broadcast.send_notices), and says `friends` when the
-account's friends or blocks change (the room page's invite list reads them again). It reads no
-other frame.
+account's friends or blocks change (the room page's invite list reads them again). A page of a
+tournament asks it to `watch` that tournament (one at a time): once the viewer may see it
+(games/clubs/tournaments.py may_watch) the socket joins the tournament's group and passes on its
+`tournament` frames (games/clubs/push.py). It reads no other frame.
 What it shares with the table's socket (close codes, the flood bucket in front of every frame,
 the end of a sign-in) is games/live/socket_base.py; its database calls go through
 games/live/socket_db.py.
@@ -20,6 +22,7 @@ from typing import Any
 
 from django.core.cache import cache
 
+from games.clubs import push, tournaments
 from games.live import broadcast, flood
 from games.live.protocol import too_deep
 from games.live.socket_base import CLOSE_CODES, LiveSocket, client_gone
@@ -42,6 +45,8 @@ MAX_SITE_FRAME_BYTES = 1024
 # joins and two reads (bench/site_socket_flood.py --reconnect; issue #25 item 3). On the
 # cache, so every process of the distributed mode sees it.
 FLOOD_COOLDOWN = flood.WINDOW
+# A tournament's id is a row id (a 64-bit integer): anything else is refused unread.
+MAX_ROW_ID = 2**63 - 1
 
 
 def _cooldown_key(user: Any) -> str:
@@ -65,7 +70,7 @@ def _flooded(user: Any) -> None:
 
 class SiteConsumer(LiveSocket):
     # The groups it joins (broadcast.GROUP_MESSAGES): a handler for every type of each.
-    GROUP_KINDS = ("notices", "user")
+    GROUP_KINDS = ("notices", "user", "tournament")
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Channels' dispatch, but a frame sent to a browser that is closing meanwhile is no
@@ -80,6 +85,8 @@ class SiteConsumer(LiveSocket):
         self._sign_in()
         self.last_touch = 0.0
         self.groups_joined: list[str] = []
+        # The tournament this socket's page watches (a `watch` frame), if any.
+        self.watching: int | None = None
         await self.accept()
         self.accepted = True
         if not getattr(self.user, "is_authenticated", False):
@@ -118,10 +125,11 @@ class SiteConsumer(LiveSocket):
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None
                       ) -> None:
-        """Only `{"type": "ping"}` is read (the heartbeat, every 30 s); a frame over
-        MAX_SITE_FRAME_BYTES is refused (MESSAGE_TOO_LARGE), anything else ignored; a ping after
-        the sign-in ended closes the socket. The flood bucket comes first, so the refusals are
-        bounded as the pongs are."""
+        """Only `{"type": "ping"}` (the heartbeat, every 30 s) and `{"type": "watch",
+        "tournament": <id>}` are read; a frame over MAX_SITE_FRAME_BYTES is refused
+        (MESSAGE_TOO_LARGE), anything else ignored; a ping or a watch after the sign-in ended
+        closes the socket. The flood bucket comes first, so the refusals are bounded as the
+        pongs are."""
         if self._closing() or not self._admit():
             return
         size = len(text_data.encode()) if text_data is not None else len(bytes_data or b"")
@@ -135,7 +143,12 @@ class SiteConsumer(LiveSocket):
             frame = json.loads(text_data)
         except (ValueError, RecursionError):
             return
-        if not isinstance(frame, dict) or frame.get("type") != "ping":
+        if not isinstance(frame, dict):
+            return
+        if frame.get("type") == "watch":
+            await self._watch(frame.get("tournament"))
+            return
+        if frame.get("type") != "ping":
             return
         now = time.monotonic()
         if now - self.last_touch >= TOUCH_EVERY:
@@ -145,6 +158,41 @@ class SiteConsumer(LiveSocket):
                 await self._shut("NOT_AUTHENTICATED")
                 return
         await self.send(text_data=broadcast.encode({"type": "pong"}))
+
+    async def _watch(self, tournament: Any) -> None:
+        """Follow one tournament's changes (the page's; a second watch replaces the first):
+        INVALID_FIELD for anything but a row id, TOURNAMENT_NOT_FOUND for a tournament the
+        viewer may not see (a club's, to a non-member) or that does not exist, and the socket
+        stays as it was. Accepted, the socket is sent `{"type": "tournament", ...,
+        "changed": "watch"}`: the page reads again what it may have missed meanwhile."""
+        if (not isinstance(tournament, int) or isinstance(tournament, bool)
+                or not 0 < tournament <= MAX_ROW_ID):
+            await self._send_error("INVALID_FIELD", None)
+            return
+        allowed = await db_call(if_signed_in)(self.auth, tournaments.may_watch, self.user,
+                                              tournament)
+        if allowed is SIGNED_OUT:
+            await self._shut("NOT_AUTHENTICATED")
+            return
+        if not allowed:
+            await self._send_error("TOURNAMENT_NOT_FOUND", None)
+            return
+        if self.watching != tournament:
+            if self.watching is not None:
+                old = broadcast.tournament_group_name(self.watching)
+                await self.channel_layer.group_discard(old, self.channel_name)
+                self.groups_joined.remove(old)
+            group = broadcast.tournament_group_name(tournament)
+            await self.channel_layer.group_add(group, self.channel_name)
+            self.groups_joined.append(group)
+            self.watching = tournament
+        await self.send(text_data=broadcast.encode(push.frame(tournament, "watch")))
+
+    async def tournament_changed(self, event: dict[str, Any]) -> None:
+        """A change of the watched tournament (broadcast.send_tournament_frame), encoded once
+        for every watcher."""
+        if not self._closing():
+            await self.send(text_data=event["frame"])
 
     async def _send_unread(self) -> None:
         unread = await db_call(notifications.unread_count)(self.user_id)
@@ -181,8 +229,11 @@ class SiteConsumer(LiveSocket):
     async def layer_resync(self, event: dict[str, Any]) -> None:
         """The channel layer may have missed publications (games/live/channel_layer.py): the
         unread count and the queue as they are now, in case a change of them was among them,
-        and a word to read the friends again."""
+        and a word to read the friends, and the watched tournament, again."""
         if not self._closing():
             await self._send_unread()
             await self._send_queue()
             await self.send(text_data=broadcast.encode({"type": "friends"}))
+            if self.watching is not None:
+                await self.send(text_data=broadcast.encode(
+                    push.frame(self.watching, "resync")))

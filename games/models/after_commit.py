@@ -4,10 +4,11 @@ The services and table talk never import the live layer (the layers, pyproject.t
 contracts); the live layer registers one implementation here when the app is ready
 (games/apps.py), and everything a transaction is to send — a table's snapshot, who is at a
 table, a deal's wake-up in the embedded mode, a bot's turn, talk said or hidden, changed mute
-lists, unread notices — is handed to it by `on_commit`, after the commit (ARCHITECTURE.md §6;
-Zulip's send_event_on_commit is the model). Nothing is sent from inside a transaction, and a
-transaction that rolls back sends nothing. Without a registration (a management command),
-nothing is sent and nothing is lost: every client resyncs from the database.
+lists, unread notices, a tournament's change — is handed to it by `on_commit`, after the
+commit (ARCHITECTURE.md §6; Zulip's send_event_on_commit is the model). Nothing is sent from
+inside a transaction, and a transaction that rolls back sends nothing. Without a registration
+(a management command), nothing is sent and nothing is lost: every client resyncs from the
+database.
 
 Beside the models, the lowest layer both the services and talk stand on: it imports only
 Django's transaction, and the types of what it carries stay the callers' (`Any` here).
@@ -51,6 +52,8 @@ class Effects:
     # Many such frames, (user, frame) in order, in one go (a tournament round's "your table
     # is ready" to every player).
     publish_site_frames: Callable[[list[tuple[int, dict[str, Any]]]], None]
+    # A tournament changed (games/clubs/push.py): one frame to the site sockets watching it.
+    publish_tournament: Callable[[int, dict[str, Any]], None]
 
 
 _effects: Effects | None = None

@@ -24,7 +24,7 @@ from games.models import Entrant, Tournament
 from games.services.errors import ServiceError
 from games.text.errors import message_for
 from games.views.api import ApiError, _json, _json_body, _require_user, endpoint
-from games.views.tournament_results import REFRESH_SECONDS, tournament_url
+from games.views.tournament_results import REFRESH_SECONDS, live_config, tournament_url
 
 ACTIONS = ("pause", "resume", "substitute", "withdraw", "repair", "adjudicate",
            "enter_result", "adjust")
@@ -121,8 +121,9 @@ def desk_page(request: HttpRequest, pk: int) -> HttpResponse:
         "entrants": Entrant.objects.filter(tournament=tournament)
         .select_related("player", "partner"),
         "levels": LEVELS,
-        "live_config": {"url": reverse("api_tournament_desk", kwargs={"pk": pk}),
-                        "seconds": REFRESH_SECONDS},
+        "live_config": live_config(request, tournament,
+                                   json=reverse("api_tournament_desk", kwargs={"pk": pk}),
+                                   page=request.path, seconds=REFRESH_SECONDS, round_now=rnd),
     })
 
 

@@ -21,7 +21,12 @@ from games.engine.errors import ErrorCode
 from games.models import RoundStatus, Tournament, TournamentRound
 from games.views.api import ApiError, _json, endpoint
 
-# The standings page asks again this often while it is visible (static/js/standings.js).
+# How often a tournament's live page asks its door again while it is visible
+# (static/js/tournament_live.js). Behind a site socket, which pushes every change of the
+# tournament (games/clubs/push.py), only for a frame lost while the socket was away; without
+# one (a visitor who is not signed in) as often as before the push. The desk keeps the short
+# one: its tables' deals and totals move with every card, which is no tournament change.
+FALLBACK_SECONDS = 30
 REFRESH_SECONDS = 10
 
 
@@ -32,6 +37,19 @@ def tournament_url(tournament: Tournament) -> str:
         return tournament.get_absolute_url()
     except NoReverseMatch:
         return reverse("games:tournament_standings", kwargs={"pk": tournament.pk})
+
+
+def live_config(request: HttpRequest, tournament: Tournament, *, json: str | None = None,
+                page: str | None = None, seconds: int | None = None,
+                round_now: TournamentRound | None = None) -> dict[str, Any]:
+    """What tournament_live.js reads: the JSON door to redraw from, or the page whose
+    [data-live-region] parts to swap (or both: the desk), the poll's interval and the
+    tournament its site-socket frames name."""
+    if seconds is None:
+        seconds = FALLBACK_SECONDS if request.user.is_authenticated else REFRESH_SECONDS
+    return {"json": json, "page": page, "seconds": seconds, "tournament": tournament.pk,
+            "round": ({"number": round_now.number, "status": round_now.status}
+                      if round_now is not None else None)}
 
 
 def _filename(tournament: Tournament, ext: str) -> str:
@@ -52,8 +70,8 @@ def standings_page(request: HttpRequest, pk: int) -> HttpResponse:
         "tournament_url": tournament_url(tournament),
         "rounds": tournament.rounds.order_by("number"),
         "is_director": is_tournament_director(tournament, request.user),
-        "live_config": {"url": reverse("api_tournament_standings", kwargs={"pk": pk}),
-                        "seconds": REFRESH_SECONDS},
+        "live_config": live_config(request, tournament,
+                                   json=reverse("api_tournament_standings", kwargs={"pk": pk})),
     })
 
 

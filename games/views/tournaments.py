@@ -44,6 +44,7 @@ from games.services.errors import ServiceError
 from games.talk import friends
 from games.text.errors import message_for
 from games.text.options import house_rules
+from games.views.tournament_results import live_config
 
 # The pages other parts of the tournament add (results, exports, the desk): linked when
 # their route exists, by url name, with the tournament's pk.
@@ -210,6 +211,7 @@ def tournament_page(request: HttpRequest, pk: int) -> HttpResponse:
         "audit_template": audit_template(),
         "audit_log": list(DirectorAction.objects.filter(tournament=tournament)
                           .select_related("actor")),
+        "live_config": live_config(request, tournament, page=request.path),
     })
 
 

@@ -3,7 +3,10 @@
 // signed-in player: it keeps the player "online" for their friends (a ping every 25 s) and
 // shows the unread-notification count in the header as it changes; when the account's friends
 // change it tells the page (a "troccas:friends" event: the room's invite list reads them again,
-// invite_list.js); any other frame goes to the page as a "troccas:site" event (find.js).
+// invite_list.js); any other frame goes to the page as a "troccas:site" event (find.js,
+// tournament_live.js). A tournament's page names its tournament (data-watch-tournament): each
+// time the socket opens it asks to watch it, and the tournament's changes come as
+// "tournament" frames (docs/protocol.md "The site socket").
 // Reconnects with backoff; a refusal (signed out, too many tabs) is not retried.
 
 const FATAL = new Set([4401, 4403, 4429]);
@@ -44,6 +47,13 @@ function showTableReady(msg) {
   banner.replaceChildren(link);
 }
 
+/** The tournament this page shows, if it is one of a tournament's live pages. */
+function watchedTournament() {
+  const node = document.querySelector("[data-watch-tournament]");
+  const id = node instanceof HTMLElement ? Number(node.dataset.watchTournament) : NaN;
+  return Number.isInteger(id) && id > 0 ? id : null;
+}
+
 function start() {
   const scheme = location.protocol === "https:" ? "wss:" : "ws:";
   const url = `${scheme}//${location.host}/ws/me/`;
@@ -59,6 +69,8 @@ function start() {
     const ws = new WebSocket(url);
     ws.addEventListener("open", () => {
       attempts = 0;
+      const tournament = watchedTournament();
+      if (tournament !== null) ws.send(JSON.stringify({ type: "watch", tournament }));
       clearInterval(ping);
       ping = window.setInterval(() => {
         if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: "ping" }));

@@ -265,3 +265,41 @@ def test_a_client_registers_checks_in_and_withdraws(players: list[Any], outsider
     not_in = post_json(signed_in(outsider), f"{path}/withdraw")
     assert (not_in.status_code, not_in.json()["code"]) == (409, "TOURNAMENT_NOT_ENTERED")
     assert web.get(f"{path}/withdraw").status_code == 405
+
+
+# --- live pages (docs/decisions.md "Live standings: pushed on the site socket") ------------
+
+def _live_config(page: Any) -> dict[str, Any]:
+    html = page.content.decode()
+    start = html.index('<script id="tournament-live-config" type="application/json">')
+    body = html[start:].split(">", 1)[1].split("</script>", 1)[0]
+    return dict(json.loads(body))
+
+
+def test_the_live_pages_name_their_tournament_and_poll_slowly_behind_a_site_socket(
+        owner: Any, players: list[Any]) -> None:
+    t = create(owner)
+    pages = {"tournament": (url("games:tournament", pk=t.pk), None, True),
+             "standings": (url("games:tournament_standings", pk=t.pk),
+                           f"/api/tournaments/{t.pk}/standings", False),
+             "desk": (url("games:tournament_desk", pk=t.pk),
+                      f"/api/tournaments/{t.pk}/desk", True)}
+    director, visitor = signed_in(owner), Client()
+    for name, (path, json_door, swaps) in pages.items():
+        page = director.get(path)
+        assert page.status_code == 200, name
+        assert f'data-watch-tournament="{t.pk}"' in page.content.decode()
+        config = _live_config(page)
+        assert config["tournament"] == t.pk and config["json"] == json_door
+        assert config["page"] == (path if swaps else None)
+        # The desk's tables move with every card, which no frame announces.
+        assert config["seconds"] == (10 if name == "desk" else 30), name
+        if name != "desk":
+            # A visitor has no site socket: the poll is all there is.
+            assert _live_config(visitor.get(path))["seconds"] == 10, name
+    assert _live_config(director.get(pages["desk"][0]))["round"] == {"number": 1,
+                                                                     "status": "scheduled"}
+    # The parts of the tournament page that are drawn again from its fresh HTML.
+    page = director.get(pages["tournament"][0]).content.decode()
+    for region in ("head", "schedule", "entrants", "audit"):
+        assert f'data-live-region="{region}"' in page, region

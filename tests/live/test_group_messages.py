@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import json
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -20,11 +21,14 @@ from asgiref.sync import sync_to_async
 from channels.consumer import get_handler_name
 from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
+from django.utils import timezone
 
+from games.clubs import push
 from games.live import broadcast
 from games.live.consumers import RoomConsumer
 from games.live.site_socket import SiteConsumer
 from games.talk import blocks, friends, moderation
+from tests.clubs.tournament_helpers import make_tournament
 from tests.support.live import HOST, ORIGIN, _session_cookie
 
 GAMES = Path(__file__).resolve().parents[2] / "games"
@@ -84,7 +88,8 @@ def test_the_site_socket_joins_only_the_groups_it_declares() -> None:
     assert broadcast.notice_group_name(7).split(".")[0] == "notices"
     assert broadcast.user_group_name(7).split(".")[0] == "user"
     assert broadcast.group_name("abc", 0).split(".")[0] == "table"
-    assert set(SiteConsumer.GROUP_KINDS) == {"notices", "user"}
+    assert broadcast.tournament_group_name(7).split(".")[0] == "tournament"
+    assert set(SiteConsumer.GROUP_KINDS) == {"notices", "user", "tournament"}
 
 
 # The live part: a real site socket through the in-process ASGI application.
@@ -148,14 +153,21 @@ async def test_the_site_socket_handles_every_message_of_its_groups(players: list
     tab = await _site_tab(anna)
     layer = get_channel_layer()
     assert layer is not None
+    # A page of an open tournament: the socket joins that tournament's group.
+    later = timezone.now() + timedelta(hours=2)
+    tournament = await sync_to_async(make_tournament)(anna, [], starts_at=later)
+    await tab.send_to(text_data=json.dumps({"type": "watch", "tournament": tournament.pk}))
+    await _frames_until(tab, "tournament")
     payloads: dict[str, dict[str, Any]] = {
         # auth.revoke of another session: this socket re-checks its own and stays.
         "auth.revoke": {"session": "not-this-one"},
         "notices.changed": {"frame": json.dumps({"type": "notices", "unread": 0})},
         "site.frame": {"frame": json.dumps({"type": "queue_left", "reason": "left"})},
+        "tournament.changed": {"frame": json.dumps(push.frame(tournament.pk, "table"))},
     }
     groups = {"user": broadcast.user_group_name(anna.pk),
-              "notices": broadcast.notice_group_name(anna.pk)}
+              "notices": broadcast.notice_group_name(anna.pk),
+              "tournament": broadcast.tournament_group_name(tournament.pk)}
     for kind in SiteConsumer.GROUP_KINDS:
         for message_type in sorted(broadcast.GROUP_MESSAGES[kind]):
             await layer.group_send(groups[kind],
