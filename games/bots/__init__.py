@@ -28,16 +28,19 @@ LEVELS = ("easy", "strong")
 
 
 def decide(view: dict[str, Any], events: Sequence[dict[str, Any]], *, level: str, seed: int,
-           budget_ms: float = 200.0, samples: int | None = None) -> dict[str, Any]:
+           budget_ms: float = 200.0, samples: int | None = None,
+           info: dict[str, Any] | None = None) -> dict[str, Any]:
     """One legal engine action for the seat of `view`.
 
     `samples` fixes the strong bot's number of sampled deals (then the budget does not apply):
-    the deterministic mode of the tests.
+    the deterministic mode of the tests. `info`, when given, receives figures about the
+    decision (the strong bot's `playouts`), for the benchmarks.
     """
     if level == "easy":
         return easy.decide(view, events, seed)
     if level == "strong":
-        return strong.decide(view, events, seed=seed, budget_ms=budget_ms, samples=samples)
+        return strong.decide(view, events, seed=seed, budget_ms=budget_ms, samples=samples,
+                             info=info)
     raise ValueError(f"unknown bot level {level!r}; one of {', '.join(LEVELS)}")
 
 

@@ -53,6 +53,7 @@ class Search:
     def __init__(self, legal: list[int]) -> None:
         self.legal = legal
         self.rows: list[list[int]] = []  # one row per complete sample, in `legal` order
+        self.playouts = 0
 
     def mean(self, c: int) -> float:
         if not self.rows:
@@ -111,6 +112,7 @@ def search(view: Mapping[str, Any], know: Knowledge, legal: list[int], *, seed: 
                 points = after.deal.points
             row.append(points[team])
             playouts += 1
+            result.playouts = playouts
             if samples is None:
                 now = time.perf_counter()
                 # Stop when the next playout would likely end past the deadline (twice the
@@ -160,7 +162,8 @@ def equivalents(know: Knowledge, legal: list[int]) -> dict[int, int]:
 
 
 def decide(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]], *, seed: int,
-           budget_ms: float, samples: int | None = None) -> dict[str, Any]:
+           budget_ms: float, samples: int | None = None,
+           info: dict[str, Any] | None = None) -> dict[str, Any]:
     started = time.perf_counter()
     acts = view["actions"]
     seat = view["seat"]
@@ -182,6 +185,8 @@ def decide(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]], *, seed
         else:
             result = search(view, know, candidates, seed=seed, budget_ms=budget_ms,
                             samples=samples, started=started)
+            if info is not None:
+                info["playouts"] = result.playouts
             best = choose(result, rep[preferred])
             card = preferred if best == rep[preferred] else best
     return actions.play(seat, card, easy.attached_call(know, card))

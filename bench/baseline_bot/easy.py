@@ -1,0 +1,188 @@
+"""The easy bot: the rules of thumb of a sensible Troccas player, no search.
+
+* Leading: an unled king while no opponent has shown a void in its suit (it should take the
+  trick), T21 with a long trump hand (it cannot lose and pulls trumps), otherwise a low card of
+  the longest plain suit, keeping trumps for control.
+* Following: smear points onto a trick the partner is sure to win; take a trick that carries
+  points with the cheapest card that takes it; otherwise give the cheapest card, plain before
+  trump. The Narr saves a valuable card on a lost trick, and leaves the hand before trick 19,
+  where it would be captured.
+* BUOB: call when a king is on the table and the caller's team is winning the trick, so the
+  jack comes to it (never for a jack in its own hand); attach the call to its own king only when
+  it knows which other hand holds the jack, so that the call cannot be refused.
+* Scart: points it secures for its team (a discarded queen counts for the dealer's side) and
+  voids it makes in short plain suits; trumps and kings stay.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from games.engine.cards import (
+    INDEX,
+    JACKS,
+    KING_SUIT,
+    KINGS,
+    NARR,
+    POINTS_OF,
+    STRENGTH_OF,
+    SUIT_OF,
+    SUITS,
+    cards_of,
+)
+
+from . import actions
+from .knowledge import Knowledge, build
+from .trick import beats, leader, points_on
+
+LAST_TRICK = 19
+
+
+def cheap_key(c: int) -> tuple[int, int, int]:
+    # Lowest points first, plain cards before trumps (trumps are control), weakest first.
+    return (POINTS_OF[c], 1 if SUIT_OF[c] == "T" else 0, STRENGTH_OF[c])
+
+
+def cheapest_card(cards: Sequence[int]) -> int:
+    plain = [c for c in cards if c != NARR] or list(cards)
+    return min(plain, key=cheap_key)
+
+
+def _partner(seat: int) -> int:
+    return (seat + 2) % 4
+
+
+def _after_me(trick_cards: Sequence[tuple[int, int]], seat: int) -> list[int]:
+    """Seats still to play in this trick after `seat`."""
+    return [(seat + k) % 4 for k in range(1, 4 - len(trick_cards))]
+
+
+def _secure(know: Knowledge, best: tuple[int, int], led: str | None, rest: list[int]) -> bool:
+    """Whether the card winning now should hold against the seats still to play."""
+    if not rest:
+        return True
+    card = best[1]
+    if SUIT_OF[card] == "T":
+        return STRENGTH_OF[card] >= 19
+    opponents = [s for s in rest if s % 2 != know.seat % 2]
+    return (card == KINGS.get(str(led), -1)
+            and not any(led in know.voids[s] for s in opponents))
+
+
+def choose_call(view: Mapping[str, Any], know: Knowledge) -> str | None:
+    """A BUOB suit worth calling now (before this seat plays), or None."""
+    suits = view["actions"]["buob_suits"]
+    trick = know.trick
+    if not suits or trick is None or not trick.cards:
+        return None
+    best = leader(trick.cards, trick.led)
+    if best is None or best[0] % 2 != know.seat % 2:
+        return None
+    for suit in suits:
+        if not know.hand >> JACKS[suit] & 1:
+            return str(suit)
+    return None
+
+
+def attached_call(know: Knowledge, card: int) -> str | None:
+    """Attach a call to this seat's own king only when the jack's holder is known: then the
+    call cannot be refused (RULES §8) and the card is never sent back."""
+    suit = KING_SUIT.get(card)
+    trick = know.trick
+    if suit is None or trick is None or not know.history_known or suit in know.led_suits:
+        return None
+    if trick.buob is not None or suit in trick.refused:
+        return None
+    jack = JACKS[suit]
+    holder = next((s for s in range(4) if know.pinned[s] >> jack & 1), None)
+    if holder is None or holder == know.seat:
+        return None
+    led = trick.led or suit
+    cards = [*trick.cards, (know.seat, card)]
+    best = leader(cards, led)
+    if best is None or best[0] != know.seat:
+        return None
+    return suit
+
+
+def choose_card(know: Knowledge, legal: list[int]) -> int:
+    trick = know.trick
+    assert trick is not None
+    if len(legal) == 1:
+        return legal[0]
+    seat = know.seat
+    hand = cards_of(know.hand)
+    # The Narr would be captured in the last trick: play it before then.
+    if NARR in legal and trick.number >= LAST_TRICK - 1:
+        return NARR
+    if not trick.cards:
+        return _lead(know, legal, hand)
+    led = trick.led
+    best = leader(trick.cards, led)
+    rest = _after_me(trick.cards, seat)
+    non_narr = [c for c in legal if c != NARR]
+    if best is not None and best[0] == _partner(seat) and _secure(know, best, led, rest):
+        smear = [c for c in non_narr if not (c == INDEX["T21"] and trick.number < 15)]
+        return max(smear or non_narr, key=lambda c: (POINTS_OF[c], -STRENGTH_OF[c]))
+    winners = [c for c in non_narr if best is None or beats(c, best[1], led)]
+    on_table = points_on(trick.cards)
+    worth = on_table >= len(trick.cards) + 2 or not rest
+    if winners and (best is None or best[0] % 2 != seat % 2) and worth:
+        return min(winners, key=lambda c: (POINTS_OF[c], STRENGTH_OF[c]))
+    cheap = cheapest_card(non_narr) if non_narr else NARR
+    if NARR in legal and (best is None or best[0] % 2 != seat % 2) and POINTS_OF[cheap] >= 3:
+        return NARR
+    return cheap
+
+
+def _lead(know: Knowledge, legal: list[int], hand: list[int]) -> int:
+    opponents = [s for s in range(4) if s % 2 != know.seat % 2]
+    for c in legal:
+        suit = KING_SUIT.get(c)
+        if suit is None or suit in know.led_suits:
+            continue
+        if not any(suit in know.voids[s] for s in opponents):
+            return c
+    trumps = [c for c in legal if SUIT_OF[c] == "T"]
+    t21 = INDEX["T21"]
+    if t21 in legal and len(trumps) >= 7:
+        return t21
+    plain = [c for c in legal if SUIT_OF[c] in SUITS]
+    if plain:
+        length = {s: sum(1 for c in hand if SUIT_OF[c] == s) for s in SUITS}
+        longest = max((SUIT_OF[c] for c in plain), key=lambda s: (length[str(s)], str(s)))
+        return min((c for c in plain if SUIT_OF[c] == longest), key=cheap_key)
+    return cheapest_card(legal)
+
+
+def choose_scart(allowed: list[int], hand: list[int]) -> list[int]:
+    length = {s: sum(1 for c in hand if SUIT_OF[c] == s) for s in SUITS}
+
+    def gain(c: int) -> tuple[int, int]:
+        suit = SUIT_OF[c]
+        if suit == "T" or c in KING_SUIT:
+            return (-10 + POINTS_OF[c], -c)  # trumps and kings are worth more in the hand
+        bonus = 4 if suit is not None and length[suit] <= 2 else 0
+        return (2 * POINTS_OF[c] + bonus, -c)
+
+    return sorted(sorted(allowed, key=gain, reverse=True)[:2])
+
+
+def decide(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]],
+           seed: int) -> dict[str, Any]:
+    seat = view["seat"]
+    acts = view["actions"]
+    if acts["scart"] and len(acts["scart_allowed"]) >= 2:
+        allowed = [INDEX[c] for c in acts["scart_allowed"]]
+        return actions.scart(seat, choose_scart(allowed, [INDEX[c] for c in view["hand"]]))
+    if view["phase"] == "PLAY" and seat is not None and view["trick"] is not None:
+        know = build(view, events)
+        suit = choose_call(view, know)
+        if suit is not None:
+            return actions.call(seat, suit)
+        if acts["play"]:
+            legal = [INDEX[c] for c in acts["legal_cards"]]
+            card = choose_card(know, legal)
+            return actions.play(seat, card, attached_call(know, card))
+    return actions.fallback(view, seed)

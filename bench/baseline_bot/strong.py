@@ -1,0 +1,200 @@
+"""The frozen baseline (bench only): games/bots/strong.py as it stood before issue #27.
+
+Unchanged but for the playout count it reports (`info`), which the arena prints. The text
+below is the original's.
+
+The strong bot: Perfect Information Monte Carlo over the seat's own knowledge.
+
+For a card decision it draws deals of the unseen cards consistent with everything the seat knows
+(sampling.py), builds each as a real table (games/engine/hypothesis.py), and plays every legal
+card in it, each followed by a playout to the end of the deal (playouts.py). The card
+with the best mean points for its team is played. Everything else (dealing, the scart, BUOB
+calls, a lone legal card) is the easy bot's.
+
+Time and repeatability: the budget is wall-clock, checked after every playout, and a decision
+always returns (the easy bot's card if not one playout finished). Sample i is drawn from a
+generator seeded with (seed, i) and its playouts from another seeded with (seed, i), the same
+for every candidate, and the candidates are tried in canonical order: given the same view,
+events, seed and number of playouts, the decision is the same. `samples` fixes that number
+(the deterministic mode the tests use); with a budget alone, a loaded machine may finish fewer
+playouts and so choose differently.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from games.engine import PLAY, apply
+from games.engine.cards import ALL_MASK, INDEX, NARR, NUM_CARDS, POINTS_OF, STRENGTH_OF, SUIT_OF
+from games.engine.hypothesis import hypothetical_state
+
+from . import actions, easy
+from .knowledge import Knowledge, build
+from .playouts import playout
+from .sampling import Sampler
+
+# Stop early once the best card leads every other by this many standard errors of the paired
+# difference (after at least MIN_SAMPLES samples): more playouts would not change the choice.
+CLEAR_LEAD = 3.0
+MIN_SAMPLES = 8
+# The easy bot's card is kept unless the search finds a better one by this many standard
+# errors: a handful of noisy samples should not overrule a sound rule of thumb.
+OVERRULE = 0.5
+
+
+def _sample_seed(seed: int, i: int, salt: int) -> int:
+    return (seed * 1_000_003 + i) * 4 + salt
+
+
+class Search:
+    """The points for the seat's team after each candidate card, sample by sample (every
+    candidate is played in the same sampled deal with the same playout seed, so differences
+    between candidates are paired)."""
+
+    def __init__(self, legal: list[int]) -> None:
+        self.legal = legal
+        self.rows: list[list[int]] = []  # one row per complete sample, in `legal` order
+        self.playouts = 0
+
+    def mean(self, c: int) -> float:
+        if not self.rows:
+            return 0.0
+        k = self.legal.index(c)
+        return sum(r[k] for r in self.rows) / len(self.rows)
+
+    def lead(self, a: int, b: int) -> tuple[float, float]:
+        """Mean and standard error of (a − b) over the samples."""
+        ka, kb = self.legal.index(a), self.legal.index(b)
+        diffs = [r[ka] - r[kb] for r in self.rows]
+        n = len(diffs)
+        m = sum(diffs) / n
+        if n < 2:
+            return m, math.inf
+        var = sum((d - m) ** 2 for d in diffs) / (n - 1)
+        return m, math.sqrt(var / n)
+
+    def best(self) -> int:
+        return max(self.legal, key=lambda c: (self.mean(c), -self.legal.index(c)))
+
+    def clear(self) -> bool:
+        best = self.best()
+        for c in self.legal:
+            if c != best:
+                m, se = self.lead(best, c)
+                if m <= CLEAR_LEAD * se:
+                    return False
+        return True
+
+
+def search(view: Mapping[str, Any], know: Knowledge, legal: list[int], *, seed: int,
+           budget_ms: float, samples: int | None = None,
+           started: float | None = None) -> Search:
+    """Play every legal card in sampled deals until the budget (or `samples`) runs out; the
+    budget counts from `started` (a perf_counter reading; default: now)."""
+    start = time.perf_counter()
+    deadline = (start if started is None else started) + budget_ms / 1000.0
+    sampler = Sampler(know)
+    team = know.seat % 2
+    result = Search(legal)
+    playouts = 0
+    i = 0
+    while samples is None or i < samples:
+        deal = sampler.draw(random.Random(_sample_seed(seed, i, 0)))
+        state = hypothetical_state(view, deal.hands, deal.scart, deal.piles, know.tricks,
+                                   know.led_suits)
+        play_seed = _sample_seed(seed, i, 1)
+        row: list[int] = []
+        for c in legal:
+            after, _ = apply(state, actions.play(know.seat, c))
+            if after.phase is PLAY:
+                points = playout(after, random.Random(play_seed))
+            else:
+                assert after.deal is not None and after.deal.points is not None
+                points = after.deal.points
+            row.append(points[team])
+            playouts += 1
+            result.playouts = playouts
+            if samples is None:
+                now = time.perf_counter()
+                # Stop when the next playout would likely end past the deadline (twice the
+                # mean playout: a loaded machine runs one now and then much slower).
+                if now + 2 * (now - start) / playouts > deadline:
+                    return result
+        result.rows.append(row)
+        i += 1
+        if samples is None and i >= MIN_SAMPLES and result.clear():
+            break
+    return result
+
+
+def choose(result: Search, preferred: int) -> int:
+    """The searched best card, if it beats the preferred one clearly enough."""
+    if not result.rows:
+        return preferred
+    best = result.best()
+    if best == preferred:
+        return best
+    m, se = result.lead(best, preferred)
+    return best if m > OVERRULE * se else preferred
+
+
+def equivalents(know: Knowledge, legal: list[int]) -> dict[int, int]:
+    """Each legal card's representative: cards of one suit and one point value with no card
+    between them that another player could still play (or that lies on the table) win and lose
+    the same tricks, so only one of each such group is searched."""
+    live = ALL_MASK & ~know.seen
+    if know.trick is not None:
+        for _, c in know.trick.cards:
+            live |= 1 << c
+    rep: dict[int, int] = {}
+    ordered = sorted(legal, key=lambda c: (str(SUIT_OF[c]), STRENGTH_OF[c]))
+    prev: int | None = None
+    for c in ordered:
+        if (prev is not None and c != NARR and prev != NARR and SUIT_OF[c] == SUIT_OF[prev]
+                and POINTS_OF[c] == POINTS_OF[prev]
+                and not any(live >> x & 1 and SUIT_OF[x] == SUIT_OF[c]
+                            and STRENGTH_OF[prev] < STRENGTH_OF[x] < STRENGTH_OF[c]
+                            for x in range(NUM_CARDS))):
+            rep[c] = rep[prev]
+        else:
+            rep[c] = c
+        prev = c
+    return rep
+
+
+def decide(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]], *, seed: int,
+           budget_ms: float, samples: int | None = None,
+           info: dict[str, Any] | None = None) -> dict[str, Any]:
+    started = time.perf_counter()
+    acts = view["actions"]
+    seat = view["seat"]
+    if view["phase"] != "PLAY" or not acts["play"] or view["trick"] is None:
+        return easy.decide(view, events, seed)
+    know = build(view, events)
+    suit = easy.choose_call(view, know)
+    if suit is not None:
+        return actions.call(seat, suit)
+    legal = [INDEX[c] for c in acts["legal_cards"]]
+    if len(legal) == 1:
+        card = legal[0]
+    else:
+        rep = equivalents(know, legal)
+        candidates = sorted(set(rep.values()))
+        preferred = easy.choose_card(know, legal)
+        if len(candidates) == 1:
+            card = preferred
+        else:
+            result = search(view, know, candidates, seed=seed, budget_ms=budget_ms,
+                            samples=samples, started=started)
+            if info is not None:
+                info["playouts"] = result.playouts
+            best = choose(result, rep[preferred])
+            card = preferred if best == rep[preferred] else best
+    return actions.play(seat, card, easy.attached_call(know, card))
+
+
+__all__ = ["decide", "search"]
