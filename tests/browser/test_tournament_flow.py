@@ -196,6 +196,8 @@ def test_a_tournament_from_its_form_to_the_rangliste(browser: Any, site_server: 
                   && document.querySelector('[data-watch-tournament]').dataset.redrawn
                      === 'push'""", timeout=PUSHED_MS)
             assert _parties(standings) == 4
+            standings.wait_for_selector("[data-round-status='1']:has-text('Closed')",
+                                        timeout=PUSHED_MS)
             shot(standings, artifacts, "tournament-standings-live")
             # The one round closed, so the tournament is over: the desk and the page say so.
             desk.wait_for_selector("[data-desk-tables] tbody tr[data-table]:has-text('Played')",
