@@ -38,12 +38,15 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import WebsocketDenier  # noqa: E402
 from django.urls import re_path  # noqa: E402
 
+from games.live.lifespan import lifespan  # noqa: E402
 from games.live.origin import OriginValidator  # noqa: E402
 from games.live.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
+        # The server's start and stop: the embedded mode's timers start with it.
+        "lifespan": lifespan,
         # The whole Origin (scheme, host, port) must be the site's own or a trusted one
         # (cross-site websocket hijacking; games/live/origin.py), then the session cookie
         # authenticates the socket exactly like a page request.

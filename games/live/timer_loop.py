@@ -31,7 +31,8 @@ log = logging.getLogger(__name__)
 class EmbeddedTimers:
     """Timers inside the one ASGI process of the embedded mode.
 
-    Bound to the event loop of the first websocket; calls from worker threads are handed to it
+    Bound to the server's event loop at its start (the ASGI lifespan, games/live/lifespan.py),
+    or else to the loop of the first table socket; calls from worker threads are handed to it
     thread-safely. Without a running loop (a management command, a test calling services
     directly) scheduling is a no-op: the next request or sweep applies the deadline.
     """

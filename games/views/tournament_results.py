@@ -59,7 +59,11 @@ def _filename(tournament: Tournament, ext: str) -> str:
 def standings_json(tournament: Tournament) -> dict[str, Any]:
     return {"tournament": tournament.pk, "name": tournament.name,
             "tiebreak": tournament.tiebreak,
-            "standings": [row.json() for row in results.standing_rows(tournament)]}
+            "standings": [row.json() for row in results.standing_rows(tournament)],
+            # Each round's status, in words too (the page's list of rounds follows it).
+            "rounds": [{"number": r.number, "status": r.status,
+                        "status_text": str(r.get_status_display())}
+                       for r in tournament.rounds.order_by("number")]}
 
 
 @require_GET

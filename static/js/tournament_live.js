@@ -7,8 +7,8 @@
 // socket, for a frame lost while the socket was away; 10 s for a visitor who is not signed in
 // (no site socket) and on the desk, whose tables' deals and totals move with every card and
 // are no tournament change.
-// The standings and the desk read their JSON door and redraw their table body (text only,
-// textContent: names are players' own words). The tournament page reads its own HTML and
+// The standings and the desk read their JSON door and redraw their table body, the standings
+// their rounds' statuses too (text only, textContent: names are players' own words). The tournament page reads its own HTML and
 // swaps its [data-live-region] parts: its sentences and buttons are the viewer's own, in the
 // viewer's language; the desk does the same when its round moved on (new tables, new forms).
 
@@ -21,6 +21,7 @@
  * @typedef {{id: number, table: number, names: string[], phase: string, deal: number,
  *   totals: number[] | null, paused: boolean, away: number[]}} DeskRow
  * @typedef {{number: number, status: string} | null} DeskRound
+ * @typedef {{number: number, status: string, status_text: string}} RoundRow
  */
 
 /** The column heads of the table of `body`: each cell's `data-label`, which a phone shows
@@ -62,6 +63,17 @@ function drawDesk(body, rows) {
   body.replaceChildren(...rows.map((t) => row([t.table, t.names.join(", "),
     t.phase + (t.paused ? " ⏸" : ""), t.deal, t.totals ? `${t.totals[0]} : ${t.totals[1]}` : "",
     t.away.map((s) => s + 1).join(", ")], "table", t.id, heads)));
+}
+
+/**
+ * The standings page's list of rounds: each one's status in words.
+ * @param {RoundRow[]} rounds
+ */
+function drawRounds(rounds) {
+  for (const r of rounds) {
+    const node = document.querySelector(`[data-round-status="${r.number}"]`);
+    if (node) node.textContent = r.status_text;
+  }
 }
 
 /** @param {DeskRound | undefined} round */
@@ -111,6 +123,7 @@ function start() {
     if (standings instanceof HTMLTableSectionElement && body.standings) {
       drawStandings(standings, body.standings);
     }
+    if (Array.isArray(body.rounds)) drawRounds(body.rounds);
     const desk = document.querySelector("[data-desk-tables] tbody");
     if (desk instanceof HTMLTableSectionElement && body.tables) {
       const now = roundKey(body.round);

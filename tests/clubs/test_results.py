@@ -186,6 +186,10 @@ def test_the_json_doors(pairs: tuple[Any, list[Any]], people: list[Any]) -> None
     web = Client()
     body = web.get(reverse("api_tournament_standings", kwargs={"pk": t.pk})).json()
     assert [r["entrant"] for r in body["standings"]] == [one.pk, three.pk, two.pk]
+    # Each round's status, in words too: the standings page's list of rounds follows it.
+    assert body["rounds"] and [r["number"] for r in body["rounds"]] == list(
+        t.rounds.order_by("number").values_list("number", flat=True))
+    assert all(r["status_text"] == RoundStatus(r["status"]).label for r in body["rounds"])
     rnd = web.get(reverse("api_tournament_round", kwargs={"pk": t.pk, "number": 1})).json()
     assert rnd["tables"][0]["card_points"] == [90, 60]
     assert rnd["byes"] == [{"entrant": three.pk, "name": str(three)}]
