@@ -83,10 +83,11 @@ async def test_websockets_from_a_foreign_origin_are_refused():
     await communicator.disconnect()
 
 
-def test_the_asgi_router_has_http_and_websocket():
+def test_the_asgi_router_has_http_websocket_and_lifespan():
     from channels.routing import ProtocolTypeRouter
 
     from troccas_site.asgi import application
 
     assert isinstance(application, ProtocolTypeRouter)
-    assert set(application.application_mapping) == {"http", "websocket"}
+    # lifespan: the embedded mode's timers and bots start with the server (games/live/lifespan).
+    assert set(application.application_mapping) == {"http", "websocket", "lifespan"}
