@@ -37,7 +37,8 @@ CONSUMERS = (RoomConsumer, SiteConsumer)
 
 def _sent_types() -> dict[str, list[str]]:
     """Every `{"type": "a.b", ...}` dict display in games/: the channel layer's message types
-    (a frame's type has no dot; Channels' own `websocket.*` are the server's, not ours)."""
+    (a frame's type has no dot; the ASGI server's own `websocket.*` and `lifespan.*`
+    messages are not the channel layer's)."""
     found: dict[str, list[str]] = {}
     for path in GAMES.rglob("*.py"):
         tree = ast.parse(path.read_text(encoding="utf-8"))
@@ -47,7 +48,8 @@ def _sent_types() -> dict[str, list[str]]:
             for key, value in zip(node.keys, node.values, strict=True):
                 if (isinstance(key, ast.Constant) and key.value == "type"
                         and isinstance(value, ast.Constant) and isinstance(value.value, str)
-                        and "." in value.value and not value.value.startswith("websocket.")):
+                        and "." in value.value
+                        and not value.value.startswith(("websocket.", "lifespan."))):
                     found.setdefault(value.value, []).append(
                         f"{path.relative_to(GAMES.parent)}:{node.lineno}")
     return found
