@@ -11,14 +11,14 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from accounts.models import User
 from games.bots import LEVELS
-from games.clubs import desk
+from games.clubs import desk, tournaments
 from games.engine.errors import ErrorCode, TroccasError
 from games.models import Entrant, Tournament
 from games.services.errors import ServiceError
@@ -101,6 +101,8 @@ def run_action(tournament: Tournament, user: Any, action: str, data: dict[str, A
 def desk_page(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = get_object_or_404(Tournament, pk=pk)
     if not desk.is_tournament_director(tournament, request.user):
+        if not tournaments.may_watch(request.user, tournament.pk):
+            raise Http404  # a club's tournament is not even named to an outsider
         return render(request, "games/tournaments/refused.html", {
             "tournament": tournament, "code": "TOURNAMENT_NOT_DIRECTOR",
             "message": message_for("TOURNAMENT_NOT_DIRECTOR")}, status=403)

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import NoReverseMatch, reverse
 from django.utils.text import slugify
 from django.views.decorators.http import require_GET
 
-from games.clubs import rangliste, results
+from games.clubs import rangliste, results, tournaments
 from games.clubs.desk import is_tournament_director
 from games.engine.errors import ErrorCode
 from games.models import RoundStatus, Tournament, TournamentRound
@@ -52,6 +52,15 @@ def live_config(request: HttpRequest, tournament: Tournament, *, json: str | Non
                       if round_now is not None else None)}
 
 
+def visible_or_404(request: HttpRequest, pk: int) -> Tournament:
+    """The tournament, if the viewer may see it (a club's tournament only to its members,
+    like its own page): its results are no more public than the tournament."""
+    found = tournaments.visible_tournaments(request.user).filter(pk=pk).first()
+    if found is None:
+        raise Http404
+    return found
+
+
 def _filename(tournament: Tournament, ext: str) -> str:
     return f"rangliste-{slugify(tournament.name) or tournament.pk}.{ext}"
 
@@ -68,7 +77,7 @@ def standings_json(tournament: Tournament) -> dict[str, Any]:
 
 @require_GET
 def standings_page(request: HttpRequest, pk: int) -> HttpResponse:
-    tournament = get_object_or_404(Tournament, pk=pk)
+    tournament = visible_or_404(request, pk)
     return render(request, "games/tournaments/standings.html", {
         "tournament": tournament, "rows": results.standing_rows(tournament),
         "tournament_url": tournament_url(tournament),
@@ -79,9 +88,10 @@ def standings_page(request: HttpRequest, pk: int) -> HttpResponse:
     })
 
 
-def _round(pk: int, number: int) -> TournamentRound:
+def _round(request: HttpRequest, pk: int, number: int) -> TournamentRound:
     rnd = (TournamentRound.objects.select_related("tournament")
-           .filter(tournament_id=pk, number=number).first())
+           .filter(tournament__in=tournaments.visible_tournaments(request.user),
+                   tournament_id=pk, number=number).first())
     if rnd is None:
         raise ApiError(ErrorCode.NOT_FOUND)
     return rnd
@@ -106,7 +116,7 @@ def round_json(request: HttpRequest, rnd: TournamentRound) -> dict[str, Any]:
 
 @require_GET
 def round_page(request: HttpRequest, pk: int, number: int) -> HttpResponse:
-    tournament = get_object_or_404(Tournament, pk=pk)
+    tournament = visible_or_404(request, pk)
     rnd = get_object_or_404(TournamentRound, tournament=tournament, number=number)
     return render(request, "games/tournaments/round.html", {
         "tournament": tournament, "round": rnd, "tables": results.round_results(rnd),
@@ -117,7 +127,7 @@ def round_page(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 
 @require_GET
 def rangliste_pdf(request: HttpRequest, pk: int) -> HttpResponse:
-    tournament = get_object_or_404(Tournament, pk=pk)
+    tournament = visible_or_404(request, pk)
     response = HttpResponse(rangliste.rangliste_pdf(tournament), content_type="application/pdf")
     response["Content-Disposition"] = f'attachment; filename="{_filename(tournament, "pdf")}"'
     return response
@@ -125,7 +135,7 @@ def rangliste_pdf(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_GET
 def rangliste_csv(request: HttpRequest, pk: int) -> HttpResponse:
-    tournament = get_object_or_404(Tournament, pk=pk)
+    tournament = visible_or_404(request, pk)
     response = HttpResponse(rangliste.rangliste_csv(tournament),
                             content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{_filename(tournament, "csv")}"'
@@ -134,7 +144,7 @@ def rangliste_csv(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_GET
 def schedule_ical(request: HttpRequest, pk: int) -> HttpResponse:
-    tournament = get_object_or_404(Tournament, pk=pk)
+    tournament = visible_or_404(request, pk)
     url = request.build_absolute_uri(tournament_url(tournament))
     return HttpResponse(rangliste.schedule_ical(tournament, url),
                         content_type="text/calendar; charset=utf-8")
@@ -142,19 +152,19 @@ def schedule_ical(request: HttpRequest, pk: int) -> HttpResponse:
 
 # --- JSON API --------------------------------------------------------------------------------
 
-def _tournament(pk: int) -> Tournament:
-    tournament = Tournament.objects.filter(pk=pk).first()
+def _tournament(request: HttpRequest, pk: int) -> Tournament:
+    tournament = tournaments.visible_tournaments(request.user).filter(pk=pk).first()
     if tournament is None:
         raise ApiError(ErrorCode.NOT_FOUND)
     return tournament
 
 
 def _api_standings(request: HttpRequest, pk: int) -> JsonResponse:
-    return _json(standings_json(_tournament(pk)))
+    return _json(standings_json(_tournament(request, pk)))
 
 
 def _api_round(request: HttpRequest, pk: int, number: int) -> JsonResponse:
-    return _json(round_json(request, _round(pk, number)))
+    return _json(round_json(request, _round(request, pk, number)))
 
 
 api_standings = endpoint(GET=_api_standings)

@@ -16,7 +16,7 @@ from django.utils import translation
 from django.utils.html import escape
 from icalendar import Calendar
 
-from games.clubs import rangliste, results
+from games.clubs import membership, rangliste, results
 from games.models import ResultAdjustment, RoundStatus, Tiebreak, TournamentBye
 from tests.clubs import tournament_rows as rows
 
@@ -229,3 +229,45 @@ def test_a_tournament_match_in_the_history_list(director: Any, owner: Any,
     assert "Cup da Mustér" in page and "data-tournament" in page
     standings = reverse("games:tournament_standings", kwargs={"pk": t.pk})
     assert standings in page
+
+
+def test_a_club_tournament_s_results_are_for_its_members(
+        pairs: tuple[Any, list[Any]], people: list[Any], director: Any,
+        make_user: Callable[..., Any]) -> None:
+    """decisions.md: a club's standings are for its members. Every door of a club's
+    tournament results (pages, files, feed, JSON, the desk) answers an outsider and a visitor
+    as if it did not exist, and a member as usual."""
+    t, _entrants = pairs
+    club = membership.create_club(director, "Ligia Grischa", language="rm")
+    member, outsider = make_user("men"), make_user("ursina")
+    membership.join(member, club.pk)
+    t.club = club
+    t.save()
+    doors = [reverse("games:tournament_standings", kwargs={"pk": t.pk}),
+             reverse("games:tournament_round", kwargs={"pk": t.pk, "number": 1}),
+             reverse("games:tournament_rangliste_pdf", kwargs={"pk": t.pk}),
+             reverse("games:tournament_rangliste_csv", kwargs={"pk": t.pk}),
+             reverse("games:tournament_ical", kwargs={"pk": t.pk}),
+             reverse("games:tournament_desk", kwargs={"pk": t.pk})]
+    apis = [reverse("api_tournament_standings", kwargs={"pk": t.pk}),
+            reverse("api_tournament_round", kwargs={"pk": t.pk, "number": 1})]
+    visitor, stranger, friend = Client(), Client(), Client()
+    stranger.force_login(outsider)
+    friend.force_login(member)
+    for web in (visitor, stranger):
+        for url in doors:
+            response = web.get(url)
+            # The desk sends a visitor to log in first, and then refuses as for anyone else.
+            assert response.status_code == (302 if web is visitor and "desk" in url
+                                             else 404), url
+            assert t.name not in response.content.decode(errors="replace"), url
+        for url in apis:
+            response = web.get(url)
+            assert response.status_code == 404 and response.json()["code"] == "NOT_FOUND"
+            assert t.name not in response.content.decode()
+    for url in doors[:5] + apis:
+        assert friend.get(url).status_code == 200, url
+    # A member who is not a director meets the desk's own refusal, which names the
+    # tournament they may see.
+    refused = friend.get(doors[5])
+    assert refused.status_code == 403 and "TOURNAMENT_NOT_DIRECTOR" in refused.content.decode()
