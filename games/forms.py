@@ -24,12 +24,14 @@ from games.models import (
     EntrantKind,
     Spectators,
     StageFormat,
+    StageVenue,
     TableTalk,
     Team,
     Tiebreak,
     Unfinished,
     Visibility,
 )
+from games.text.errors import message_for
 from games.text.options import LABELS, describe
 
 if TYPE_CHECKING:
@@ -283,6 +285,10 @@ class TournamentForm(HouseRulesForm):
     stage1_rounds = forms.IntegerField(label=_("Tournament rounds"), min_value=1,
                                        max_value=15, initial=5)
     stage1_duplicate = forms.BooleanField(label=_("Duplicate deals"), required=False)
+    # Not required: a form posted without it (an older page, a script) plays online.
+    stage1_venue = forms.ChoiceField(label=_("Where it is played"), choices=StageVenue.choices,
+                                     initial=StageVenue.ONLINE, widget=forms.RadioSelect,
+                                     required=False)
     final = forms.BooleanField(label=_("A final stage of the best"), required=False)
     final_advance = forms.IntegerField(label=_("Entrants carried over"), min_value=2,
                                        max_value=512, initial=4, required=False)
@@ -291,14 +297,18 @@ class TournamentForm(HouseRulesForm):
     final_rounds = forms.IntegerField(label=_("Tournament rounds"), min_value=1,
                                       max_value=15, initial=2, required=False)
     final_duplicate = forms.BooleanField(label=_("Duplicate deals"), required=False)
+    final_venue = forms.ChoiceField(label=_("Where it is played"), choices=StageVenue.choices,
+                                    initial=StageVenue.ONLINE, widget=forms.RadioSelect,
+                                    required=False)
 
     general = ("name", "club", "language", "entrant_kind", "capacity")
     schedule = ("registration_opens", "registration_closes", "starts_at", "checkin_minutes",
                 "round_minutes", "break_minutes")
     conduct = ("talk", "spectators", "tiebreak", "unfinished", "bye_match_points",
                "bye_card_points")
-    first_stage = ("stage1_format", "stage1_rounds", "stage1_duplicate")
-    final_stage = ("final", "final_advance", "final_format", "final_rounds", "final_duplicate")
+    first_stage = ("stage1_format", "stage1_rounds", "stage1_duplicate", "stage1_venue")
+    final_stage = ("final", "final_advance", "final_format", "final_rounds", "final_duplicate",
+                   "final_venue")
 
     def __init__(self, *args: Any, clubs: Sequence[tuple[int, str]] = (), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -314,6 +324,10 @@ class TournamentForm(HouseRulesForm):
         if data.get("final") and not (data.get("final_advance") and data.get("final_rounds")):
             raise forms.ValidationError(
                 _("A final stage needs its number of entrants and of tournament rounds."))
+        for stage in ("stage1", "final"):
+            if (data.get(f"{stage}_duplicate")
+                    and data.get(f"{stage}_venue") == StageVenue.REAL_TABLES):
+                self.add_error(f"{stage}_duplicate", message_for("DUPLICATE_NOT_AT_REAL_TABLES"))
         return data
 
     def rule_fields(self) -> list[forms.BoundField]:
@@ -341,9 +355,11 @@ class TournamentForm(HouseRulesForm):
     def stages(self) -> list[dict[str, Any]]:
         data = self.cleaned_data
         stages = [{"format": data["stage1_format"], "rounds": data["stage1_rounds"],
-                   "duplicate": data["stage1_duplicate"]}]
+                   "duplicate": data["stage1_duplicate"],
+                   "venue": data["stage1_venue"] or StageVenue.ONLINE}]
         if data.get("final"):
             stages.append({"format": data["final_format"], "rounds": data["final_rounds"],
                            "advance": data["final_advance"],
-                           "duplicate": data["final_duplicate"]})
+                           "duplicate": data["final_duplicate"],
+                           "venue": data["final_venue"] or StageVenue.ONLINE})
         return stages

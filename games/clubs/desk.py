@@ -89,7 +89,7 @@ def _table(tournament: Tournament, table_id: int, *, lock: bool = True) -> Tourn
     qs = TournamentTable.objects.filter(pk=table_id, round__tournament=tournament)
     # Only the table's row is locked (a room may be missing: the outer join's side).
     qs = qs.select_for_update(of=("self",)) if lock else qs
-    table = qs.select_related("round", "room").first()
+    table = qs.select_related("round", "round__stage", "room").first()
     if table is None:
         raise ServiceError("NOT_FOUND")
     return table
@@ -99,6 +99,13 @@ def _int(value: Any, low: int, high: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
         raise ServiceError("INVALID_FIELD")
     return int(value)
+
+
+def _check_online(table: TournamentTable) -> None:
+    """A table of a stage played at the real tables has no room: nothing online to pause,
+    resume or seat a bot at (REAL_TABLE_NO_ROOM)."""
+    if table.room_id is None and table.round.stage.at_real_tables:
+        raise ServiceError("REAL_TABLE_NO_ROOM")
 
 
 def _running_room(table: TournamentTable) -> bool:
@@ -157,6 +164,8 @@ def desk_tables(rnd: TournamentRound) -> list[DeskTable]:
             phase = str(TableOutcome(t.outcome).label)
             totals = (t.card_points_a or 0, t.card_points_b or 0)
             deal = len(t.deal_scores or [])
+        elif rnd.stage.at_real_tables:
+            phase = _("Playing at the real table")
         elif t.room is not None:
             snap = services.table_snapshot(t.room.code)
             state = snap.state
@@ -180,6 +189,7 @@ def pause(tournament: Tournament, director: Any, table_id: int, reason: str = ""
         table = _table(tournament, table_id)
         if table.outcome != TableOutcome.PENDING:
             raise ServiceError("TOURNAMENT_TABLE_FINISHED")
+        _check_online(table)
         if table.room is None:
             raise ServiceError("TABLE_NOT_RUNNING")
         changed = services.director_pause(table.room.pk, director)
@@ -193,6 +203,7 @@ def resume(tournament: Tournament, director: Any, table_id: int, reason: str = "
     reason = _reason(reason)
     with transaction.atomic():
         table = _table(tournament, table_id)
+        _check_online(table)
         if table.room is None:
             raise ServiceError("TABLE_NOT_RUNNING")
         changed = services.director_resume(table.room.pk, director)
@@ -217,6 +228,8 @@ def substitute(tournament: Tournament, director: Any, table_id: int, seat: int, 
         table = _table(tournament, table_id)
         if table.outcome != TableOutcome.PENDING:
             raise ServiceError("TOURNAMENT_TABLE_FINISHED")
+        if bot_level:  # a reserve may sit down at a hall's table; a bot has nowhere to play
+            _check_online(table)
         newcomer = user if user is not None else bot_account(bot_level, seat)
         players = list(table.seat_players or [None] * 4)
         if newcomer.pk in players:

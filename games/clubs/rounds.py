@@ -37,6 +37,10 @@ whole transition back, its status included, and the next sweep makes it from the
    `table_ready` frame on their site sockets with the room's link, and an e-mail when they
    asked for invitations by e-mail (the one e-mail preference the site has) and the site's
    address is configured (TROCCAS_SITE_URL: a sweep has no request to read it from).
+   A stage played **at the real tables** (a village hall: Stage.venue) opens no room: each
+   player is told their table's number (the notification names it; the frame has `room:
+   null` and links the round's page, which lists the tables), and the director types each
+   table's deal scores at the desk (games/clubs/desk.py `enter_result`).
 4. A round **closes** (running -> closed) when every table has its result. A finished match's
    result is copied into its table (each table once, by its own compare-and-set on `outcome`):
    card points = the match totals, deal scores from its deals, the seats a bot played (seated,
@@ -45,6 +49,8 @@ whole transition back, its status included, and the next sweep makes it from the
    services (staff_end_match: abandoned, rating unchanged) and scores it as it stands (outcome
    AS_STANDS); `director` ends its match the same way but leaves the table pending, and the
    round waits for the director's adjudication (games/clubs/desk.py) — never silently.
+   The clock scores nothing at the real tables (there is no match to end): such a round
+   closes when the director has entered or adjudicated every table.
 5. After the last round of the last stage: the tournament is finished.
 
 How quickly a finished table is noticed: by the sweep, every TROCCAS_TOURNAMENT_SWEEP_SECONDS
@@ -73,6 +79,7 @@ from django.core.mail import send_mail
 from django.db import transaction
 from django.db.models import Q
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils import timezone, translation
 
 from games import services
@@ -450,10 +457,14 @@ def _start_round(rnd: TournamentRound, now: datetime) -> bool:
                       .order_by("number"))
         people = users.in_bulk({p for t in tables for p in t.seat_players})
         frames: list[tuple[int, dict[str, Any]]] = []
+        at_hall = rnd.stage.at_real_tables
         for table in tables:
             players = [people[p] for p in table.seat_players]
+            if at_hall:  # no room: the director enters the result from the desk
+                frames += _tell_seat(tournament, rnd, table, players)
+                continue
             room = open_table(tournament, rnd, table, players)
-            frames += _tell_ready(tournament, rnd, room, players)
+            frames += _tell_ready(tournament, rnd, table, room, players)
         on_commit(_announce(frames))
         push.changed(tournament.pk, "round")
     return True
@@ -472,8 +483,8 @@ def open_table(tournament: Tournament, rnd: TournamentRound, table: TournamentTa
     return room
 
 
-def _tell_ready(tournament: Tournament, rnd: TournamentRound, room: Room,
-                players: list[Any]) -> list[tuple[int, dict[str, Any]]]:
+def _tell_ready(tournament: Tournament, rnd: TournamentRound, table: TournamentTable,
+                room: Room, players: list[Any]) -> list[tuple[int, dict[str, Any]]]:
     """"Your table is ready" to each (a person) of the table: a notification, an e-mail
     after commit if they asked for invitations by e-mail, and the site-socket frame with the
     link, returned for _announce to send with the whole round's."""
@@ -487,11 +498,33 @@ def _tell_ready(tournament: Tournament, rnd: TournamentRound, room: Room,
             # The room's own address in the player's language; the sentence the page shows.
             link = room.get_absolute_url()
             text = notifications.text_of(notice)
-        frames.append((player.pk, {"type": "table_ready", "room": room.code, "url": link,
+        frames.append((player.pk, {"type": "table_ready", "room": room.code,
+                                   "table": table.number, "url": link,
                                    "text": text, "tournament": tournament.pk,
                                    "round": rnd.number}))
         if player.invite_emails and player.mail_address and settings.TROCCAS_SITE_URL:
             transaction.on_commit(_mail_to(player, rnd.number, settings.TROCCAS_SITE_URL + link))
+    return frames
+
+
+def _tell_seat(tournament: Tournament, rnd: TournamentRound, table: TournamentTable,
+               players: list[Any]) -> list[tuple[int, dict[str, Any]]]:
+    """A round at the real tables: each player learns their table's number (a notification
+    naming the table, and the site-socket frame with `room: null`, linking the round's page,
+    where the tables are listed). No e-mail: the players are in the hall."""
+    url_args = {"pk": tournament.pk, "number": rnd.number}
+    frames: list[tuple[int, dict[str, Any]]] = []
+    for player in players:
+        if player.is_bot:
+            continue
+        notice = notifications.notify(player.pk, NoticeKind.TABLE_READY, tournament.director,
+                                      tournament=tournament, table=table, announce=False)
+        with translation.override(player.preferred_language or settings.LANGUAGE_CODE):
+            link = reverse("games:tournament_round", kwargs=url_args)
+            text = notifications.text_of(notice)
+        frames.append((player.pk, {"type": "table_ready", "room": None, "table": table.number,
+                                   "url": link, "text": text, "tournament": tournament.pk,
+                                   "round": rnd.number}))
     return frames
 
 

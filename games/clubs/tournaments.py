@@ -37,6 +37,7 @@ from games.models import (
     Spectators,
     Stage,
     StageFormat,
+    StageVenue,
     TableTalk,
     Tiebreak,
     Tournament,
@@ -75,20 +76,28 @@ class StagePlan:
     rounds: int = 1
     advance: int | None = None
     duplicate: bool = False
+    # Online (rooms of the site) or at a hall's real tables (the director enters results).
+    venue: str = StageVenue.ONLINE
 
     @classmethod
     def of(cls, raw: Any) -> StagePlan:
         if isinstance(raw, StagePlan):
-            return raw
-        if not isinstance(raw, dict) or set(raw) - {"format", "rounds", "advance",
-                                                    "duplicate"}:
+            plan = raw
+        elif not isinstance(raw, dict) or set(raw) - {"format", "rounds", "advance",
+                                                      "duplicate", "venue"}:
             raise ServiceError("TOURNAMENT_STAGES_INVALID")
-        plan = cls(format=raw.get("format", StageFormat.SWISS), rounds=raw.get("rounds", 1),
-                   advance=raw.get("advance"), duplicate=raw.get("duplicate", False))
+        else:
+            plan = cls(format=raw.get("format", StageFormat.SWISS),
+                       rounds=raw.get("rounds", 1), advance=raw.get("advance"),
+                       duplicate=raw.get("duplicate", False),
+                       venue=raw.get("venue", StageVenue.ONLINE))
         if (plan.format not in StageFormat.values or not _is_int(plan.rounds)
                 or not (plan.advance is None or _is_int(plan.advance))
-                or not isinstance(plan.duplicate, bool)):
+                or not isinstance(plan.duplicate, bool)
+                or not isinstance(plan.venue, str) or plan.venue not in StageVenue.values):
             raise ServiceError("TOURNAMENT_STAGES_INVALID")
+        if plan.duplicate and plan.venue == StageVenue.REAL_TABLES:
+            raise ServiceError("DUPLICATE_NOT_AT_REAL_TABLES")
         return plan
 
 
@@ -208,7 +217,8 @@ def create_tournament(
         for number, plan in enumerate(plans, start=1):
             stage = Stage.objects.create(tournament=tournament, number=number,
                                          format=plan.format, rounds=plan.rounds,
-                                         advance=plan.advance, duplicate=plan.duplicate)
+                                         advance=plan.advance, duplicate=plan.duplicate,
+                                         venue=plan.venue)
             TournamentRound.objects.bulk_create(
                 TournamentRound(stage=stage, tournament=tournament, number=index + k + 1,
                                 starts_at=round_start(starts_at, index + k, round_minutes,

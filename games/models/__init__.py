@@ -59,6 +59,7 @@ from games.models.tournaments import (
     Spectators,
     Stage,
     StageFormat,
+    StageVenue,
     TableOutcome,
     TableTalk,
     Tiebreak,
@@ -82,7 +83,7 @@ __all__ = [
     "ReportReason", "TalkReport", "TalkSuspension", "Team", "Trick", "Visibility", "Winner",
     "new_invite_code",
     "DirectorAction", "Entrant", "EntrantKind", "EntrantStatus", "ResultAdjustment",
-    "RoundStatus", "Spectators", "Stage", "StageFormat", "TableOutcome", "TableTalk",
+    "RoundStatus", "Spectators", "Stage", "StageFormat", "StageVenue", "TableOutcome", "TableTalk",
     "Tiebreak", "Tournament", "TournamentBye", "TournamentRound", "TournamentStatus",
     "TournamentTable", "Unfinished", "planned_deck",
 ]

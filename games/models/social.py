@@ -117,6 +117,11 @@ class Notification(models.Model):
     tournament = models.ForeignKey("Tournament", verbose_name=_("tournament"),
                                    on_delete=models.CASCADE, null=True, blank=True,
                                    related_name="+")
+    # The table of a round played at a hall's real tables (its "your table is ready" names
+    # the table, as there is no room to link).
+    table = models.ForeignKey("TournamentTable", verbose_name=_("tournament table"),
+                              on_delete=models.CASCADE, null=True, blank=True,
+                              related_name="+")
     created = models.DateTimeField(_("created"), default=timezone.now, db_index=True)
     read_at = models.DateTimeField(_("read at"), null=True, blank=True)
 

@@ -125,6 +125,13 @@ class StageFormat(models.TextChoices):
     ROUND_ROBIN = "round_robin", _("Round robin")
 
 
+class StageVenue(models.TextChoices):
+    """Where a stage's Parties are played: in rooms of the site, or over the real tables of a
+    hall, the director typing in each table's deal scores (no room is opened for them)."""
+    ONLINE = "online", _("Online")
+    REAL_TABLES = "real_tables", _("At the real tables")
+
+
 class Stage(models.Model):
     tournament = models.ForeignKey(Tournament, verbose_name=_("tournament"),
                                    on_delete=models.CASCADE, related_name="stages")
@@ -136,6 +143,8 @@ class Stage(models.Model):
     advance = models.PositiveSmallIntegerField(_("entrants carried over"), null=True,
                                                blank=True)
     duplicate = models.BooleanField(_("duplicate deals"), default=False)
+    venue = models.CharField(_("where it is played"), max_length=12, choices=StageVenue.choices,
+                             default=StageVenue.ONLINE)
 
     class Meta:
         verbose_name = _("stage")
@@ -144,10 +153,18 @@ class Stage(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["tournament", "number"],
                                     name="tournament_stage_unique_number"),
+            # Nobody can hold a hall's tables to the same seeded decks.
+            models.CheckConstraint(
+                condition=Q(venue="online") | Q(venue="real_tables", duplicate=False),
+                name="tournament_stage_duplicate_online"),
         ]
 
     def __str__(self) -> str:
         return f"{self.tournament} · {self.number}"
+
+    @property
+    def at_real_tables(self) -> bool:
+        return self.venue == StageVenue.REAL_TABLES
 
 
 class EntrantStatus(models.TextChoices):

@@ -9,26 +9,27 @@ from datetime import timedelta
 from typing import Any
 
 from django.db.models import Count
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from games.models import Club, NoticeKind, Notification, Room, Tournament
+from games.models import Club, NoticeKind, Notification, Room, Tournament, TournamentTable
 from games.talk import hooks
 
-__all__ = ["RECENT_SHOWN", "mark_all_read", "notify", "recent", "sent_recently", "text_of",
-           "unread_count", "unread_counts"]
+__all__ = ["RECENT_SHOWN", "link_of", "mark_all_read", "notify", "recent", "sent_recently",
+           "text_of", "unread_count", "unread_counts"]
 
 RECENT_SHOWN = 50
 
 
 def notify(user_id: int, kind: str, actor: Any, room: Room | None = None,
            club: Club | None = None, tournament: Tournament | None = None, *,
-           announce: bool = True) -> Notification:
+           table: TournamentTable | None = None, announce: bool = True) -> Notification:
     """Write a notification for `user_id`; its sockets hear of it once the transaction
     commits (never of one rolled back). `announce=False`: the caller tells many users at
     once itself (unread_counts, after commit)."""
     notice = Notification.objects.create(user_id=user_id, kind=kind, actor=actor, room=room,
-                                         club=club, tournament=tournament)
+                                         club=club, tournament=tournament, table=table)
     if announce:
         hooks.notices_changed(user_id, lambda: unread_count(user_id))
     return notice
@@ -55,7 +56,8 @@ def sent_recently(actor: Any, kinds: tuple[str, ...], within: timedelta) -> int:
 
 def recent(user: Any) -> list[Notification]:
     return list(Notification.objects.filter(user=user).select_related("actor", "room", "club",
-                                                                         "tournament")
+                                                                         "tournament",
+                                                                         "table__round")
                 [:RECENT_SHOWN])
 
 
@@ -88,6 +90,11 @@ def text_of(notice: Notification) -> str:
     if notice.kind == NoticeKind.TOURNAMENT_PLACE:
         return gettext("A place has become free: you are now entered in the tournament "
                        "%(tournament)s.") % {"tournament": str(notice.tournament or "?")}
+    if notice.kind == NoticeKind.TABLE_READY and notice.table is not None:
+        return gettext("Tournament round %(round)s of %(tournament)s is starting: your place "
+                       "is at table %(table)s, at the real tables.") % {
+            "round": notice.table.round.number, "tournament": str(notice.tournament or "?"),
+            "table": notice.table.number}
     if notice.kind == NoticeKind.TABLE_READY:
         room = notice.room
         return gettext("Your tournament table %(room)s is ready.") % {
@@ -95,3 +102,16 @@ def text_of(notice: Notification) -> str:
     if notice.kind == NoticeKind.FRIEND_REQUEST:
         return gettext("%(name)s sent you a friend request.") % {"name": name}
     return gettext("%(name)s accepted your friend request.") % {"name": name}
+
+
+def link_of(notice: Notification) -> str | None:
+    """Where the notification leads: its room while the room is open; the round's page for a
+    table at the real tables; the tournament's page for an entry or a place."""
+    if notice.room is not None:
+        return notice.room.get_absolute_url() if notice.room.is_open else None
+    if notice.table is not None and notice.tournament is not None:
+        return reverse("games:tournament_round",
+                       kwargs={"pk": notice.tournament.pk, "number": notice.table.round.number})
+    if notice.tournament is not None:
+        return notice.tournament.get_absolute_url()
+    return None

@@ -169,6 +169,9 @@ MESSAGES: dict[str, Promise] = {
     ErrorCode.ALREADY_SEATED_THERE: _("This player already has a seat at this table: choose "
                                       "someone else."),
     ErrorCode.ENTRANT_WITHDRAWN: _("This entrant has already withdrawn."),
+    ErrorCode.REAL_TABLE_NO_ROOM: _("This table plays at the real tables, not online: there "
+                                    "is no room to pause or to seat a bot in. Enter its "
+                                    "result instead."),
     # Tournaments (games/clubs/tournaments.py)
     ErrorCode.TOURNAMENT_NOT_FOUND: _("There is no such tournament."),
     ErrorCode.TOURNAMENT_NOT_DIRECTOR: _("Only the tournament director can do that; a club's "
@@ -179,6 +182,9 @@ MESSAGES: dict[str, Promise] = {
     ErrorCode.TOURNAMENT_STAGES_INVALID: _("The stages are not valid: one to four stages of "
                                            "one to fifteen tournament rounds; a later stage "
                                            "takes the best of the one before."),
+    ErrorCode.DUPLICATE_NOT_AT_REAL_TABLES: _("Duplicate deals are played online only: at "
+                                              "the real tables nobody can hold every table "
+                                              "to the same decks."),
     ErrorCode.TOURNAMENT_REGISTRATION_CLOSED: _("Registration for this tournament is not open "
                                                 "now."),
     ErrorCode.TOURNAMENT_ALREADY_ENTERED: _("You or your partner are already entered in this "

@@ -220,8 +220,7 @@ def notification_list(request: HttpRequest) -> HttpResponse:
     """The notifications, the latest first; seeing the list marks them read."""
     user = signed_in_user(request)
     rows = [{"notice": n, "text": notifications.text_of(n), "unread": n.read_at is None,
-             "link": (n.room.get_absolute_url()
-                      if n.room is not None and n.room.is_open else None)}
+             "link": notifications.link_of(n)}
             for n in notifications.recent(user)]
     notifications.mark_all_read(user)
     return render(request, "games/notifications.html", {"rows": rows})

@@ -90,7 +90,7 @@ def detail_json(request: HttpRequest, t: Tournament) -> dict[str, Any]:
             "round_minutes": t.round_minutes, "break_minutes": t.break_minutes,
         },
         "stages": [{"number": s.number, "format": s.format, "rounds": s.rounds,
-                    "advance": s.advance, "duplicate": s.duplicate}
+                    "advance": s.advance, "duplicate": s.duplicate, "venue": s.venue}
                    for s in t.stages.order_by("number")],
         "rounds": [{"number": r.number, "stage": r.stage.number, "status": r.status,
                     "starts_at": _iso(r.starts_at)}

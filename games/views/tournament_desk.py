@@ -20,6 +20,7 @@ from accounts.models import User
 from games.bots import LEVELS
 from games.clubs import desk, tournaments
 from games.engine.errors import ErrorCode, TroccasError
+from games.engine.options import Options
 from games.models import Entrant, Tournament
 from games.services.errors import ServiceError
 from games.text.errors import message_for
@@ -33,7 +34,8 @@ ACTIONS = ("pause", "resume", "substitute", "withdraw", "repair", "adjudicate",
 def desk_json(tournament: Tournament) -> dict[str, Any]:
     rnd = desk.current_round(tournament)
     return {"tournament": tournament.pk,
-            "round": ({"number": rnd.number, "status": rnd.status} if rnd else None),
+            "round": ({"number": rnd.number, "status": rnd.status,
+                       "venue": rnd.stage.venue} if rnd else None),
             "tables": [t.json() for t in desk.desk_tables(rnd)] if rnd else []}
 
 
@@ -117,9 +119,15 @@ def desk_page(request: HttpRequest, pk: int) -> HttpResponse:
             messages.error(request, message_for(exc.code))
         return redirect("games:tournament_desk", pk=pk)
     rnd = desk.current_round(tournament)
+    tables = desk.desk_tables(rnd) if rnd else []
+    at_hall = rnd is not None and rnd.stage.at_real_tables
     return render(request, "games/tournaments/desk.html", {
         "tournament": tournament, "round": rnd, "tournament_url": tournament_url(tournament),
-        "tables": desk.desk_tables(rnd) if rnd else [],
+        "tables": tables, "at_hall": at_hall,
+        # At the real tables: a result sheet per table still to enter, once the round is on.
+        "sheets": ([t for t in tables if t.outcome == "pending"]
+                   if at_hall and rnd is not None and rnd.status == "running" else []),
+        "deals": Options.from_json(tournament.options or None).match_deals,
         "entrants": Entrant.objects.filter(tournament=tournament)
         .select_related("player", "partner"),
         "levels": LEVELS,

@@ -117,10 +117,17 @@ def round_json(request: HttpRequest, rnd: TournamentRound) -> dict[str, Any]:
 @require_GET
 def round_page(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     tournament = visible_or_404(request, pk)
-    rnd = get_object_or_404(TournamentRound, tournament=tournament, number=number)
+    rnd = get_object_or_404(TournamentRound.objects.select_related("stage"),
+                            tournament=tournament, number=number)
+    # The viewer's own table (at the real tables, what they came to this page to find).
+    mine = None
+    if request.user.is_authenticated:
+        mine = next((n for n, seats in rnd.tables.values_list("number", "seat_players")
+                     if request.user.pk in (seats or [])), None)
     return render(request, "games/tournaments/round.html", {
         "tournament": tournament, "round": rnd, "tables": results.round_results(rnd),
-        "closed": rnd.status == RoundStatus.CLOSED,
+        "closed": rnd.status == RoundStatus.CLOSED, "at_hall": rnd.stage.at_real_tables,
+        "my_table": mine,
         "byes": rnd.byes.select_related("entrant__player", "entrant__partner"),
     })
 

@@ -96,7 +96,34 @@ async function swapRegions(url) {
     if (!(mine instanceof HTMLElement)) continue;
     const name = CSS.escape(mine.dataset.liveRegion || "");
     const theirs = fresh.querySelector(`[data-live-region="${name}"]`);
-    if (theirs) mine.replaceWith(document.importNode(theirs, true));
+    if (!theirs) continue;
+    const incoming = /** @type {HTMLElement} */ (document.importNode(theirs, true));
+    keepTyped(mine, incoming);
+    mine.replaceWith(incoming);
+  }
+}
+
+/**
+ * A result sheet the director is typing stays as typed (and focused) when its region is
+ * drawn again: a push for another table must not wipe it.
+ * @param {HTMLElement} mine
+ * @param {HTMLElement} incoming
+ */
+function keepTyped(mine, incoming) {
+  const focused = document.activeElement;
+  for (const area of mine.querySelectorAll("[data-sheet] textarea")) {
+    if (!(area instanceof HTMLTextAreaElement) || !area.value) continue;
+    const sheet = area.closest("[data-sheet]");
+    const key = sheet instanceof HTMLElement ? CSS.escape(sheet.dataset.sheet || "") : "";
+    const twin = incoming.querySelector(`[data-sheet="${key}"] textarea`);
+    if (!(twin instanceof HTMLTextAreaElement)) continue;
+    twin.value = area.value;
+    if (area === focused) {
+      queueMicrotask(() => {
+        twin.focus();
+        twin.setSelectionRange(area.selectionStart, area.selectionEnd);
+      });
+    }
   }
 }
 

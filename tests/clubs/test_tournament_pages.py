@@ -218,8 +218,10 @@ def test_the_api_lists_and_reads_tournaments(players: list[Any], outsider: Any) 
     assert bad.status_code == 400 and bad.json()["field"] == "status"
     one = signed_in(benedetg).get(f"/api/tournaments/{open_one.pk}").json()
     assert one["stages"] == [
-        {"number": 1, "format": "swiss", "rounds": 2, "advance": None, "duplicate": False},
-        {"number": 2, "format": "swiss", "rounds": 1, "advance": 4, "duplicate": False}]
+        {"number": 1, "format": "swiss", "rounds": 2, "advance": None, "duplicate": False,
+         "venue": "online"},
+        {"number": 2, "format": "swiss", "rounds": 1, "advance": 4, "duplicate": False,
+         "venue": "online"}]
     assert [r["number"] for r in one["rounds"]] == [1, 2, 3]
     assert one["options"]["match_deals"] == 8 and one["me"]["may_register"] is True
     assert Client().get(f"/api/tournaments/{open_one.pk}").json()["me"] is None
