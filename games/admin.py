@@ -493,7 +493,7 @@ class ClubInviteAdmin(ReadOnlyAdmin):
 
 class StageInline(NoWrites, _StageInline):
     model = Stage
-    fields = ("number", "format", "rounds", "advance", "duplicate")
+    fields = ("number", "format", "rounds", "advance", "duplicate", "venue")
     readonly_fields = fields
     extra = 0
 
@@ -514,7 +514,7 @@ class TournamentAdmin(ReadOnlyAdmin):
 
 @admin.register(Stage)
 class StageAdmin(ReadOnlyAdmin):
-    list_display = ("tournament", "number", "format", "rounds", "advance", "duplicate")
+    list_display = ("tournament", "number", "format", "rounds", "advance", "duplicate", "venue")
     list_filter = ("format", "duplicate")
     list_select_related = ("tournament",)
 

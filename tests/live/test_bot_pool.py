@@ -143,7 +143,8 @@ def _bot_moves(code: str) -> list[RoundAction]:
 
 def _check_paced(code: str) -> None:
     """Every bot move reached the table no sooner than its pause after the action before
-    it (the moment is exact; under load it may come later, so the upper bound is generous)."""
+    it. Only that bound is asserted: how much later a move comes is the machine's load (a
+    busy 2-core machine delayed one by more than 2 s), and tests never assert on time."""
     from games.services.bots import pace
 
     rows = _bot_moves(code)
@@ -155,7 +156,7 @@ def _check_paced(code: str) -> None:
         pause = pace.pause_seconds("normal", row.round.match_id, row.round.number,
                                    before.sequence)
         gap = (row.created - before.created).total_seconds()
-        assert pause - 0.002 <= gap <= pause + 2.0, (row.kind, gap, pause)
+        assert gap >= pause - 0.002, (row.kind, gap, pause)
         checked += 1
     assert checked >= PACED_MOVES - 2, [(r.kind, r.actor_id) for r in rows]
 
@@ -194,7 +195,7 @@ def test_a_celery_worker_holds_each_bot_move_until_its_pause_is_over(
     proc = server_procs.worker()
     code = _bot_table(owner, players)
     tables.must(code, owner, "start_round")
-    end = time.monotonic() + 60
+    end = time.monotonic() + 120
     while len(_bot_moves(code)) < PACED_MOVES + 1:
         assert time.monotonic() < end, (tables.phase(code), proc.output()[-3000:])
         _watching()
