@@ -19,7 +19,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='stage',
             name='venue',
-            field=models.CharField(choices=[('online', 'Online'), ('real_tables', 'At the real tables')], default='online', max_length=12, verbose_name='where it is played'),
+            field=models.CharField(choices=[('online', 'Online, in rooms of the site'), ('real_tables', 'At the real tables')], default='online', max_length=12, verbose_name='where it is played'),
         ),
         migrations.AddConstraint(
             model_name='stage',

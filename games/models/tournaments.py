@@ -128,7 +128,7 @@ class StageFormat(models.TextChoices):
 class StageVenue(models.TextChoices):
     """Where a stage's Parties are played: in rooms of the site, or over the real tables of a
     hall, the director typing in each table's deal scores (no room is opened for them)."""
-    ONLINE = "online", _("Online")
+    ONLINE = "online", _("Online, in rooms of the site")
     REAL_TABLES = "real_tables", _("At the real tables")
 
 
