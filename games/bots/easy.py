@@ -7,9 +7,9 @@
   points with the cheapest card that takes it; otherwise give the cheapest card, plain before
   trump. The Narr saves a valuable card on a lost trick, and leaves the hand before trick 19,
   where it would be captured.
-* BUOB: call when a king is on the table and the caller's team is winning the trick, so the
-  jack comes to it (never for a jack in its own hand); attach the call to its own king only when
-  it knows which other hand holds the jack, so that the call cannot be refused.
+* BUOB (calls.py): call when a king is on the table, the caller's team is winning the trick
+  (never for a jack in its own hand) and the jack is likely in a hand it can be fetched from;
+  attach a call to its own king when the king should take the trick, on the same condition.
 * Scart: points it secures for its team (a discarded queen counts for the dealer's side) and
   voids it makes in short plain suits; trumps and kings stay.
 """
@@ -21,7 +21,6 @@ from typing import Any
 
 from games.engine.cards import (
     INDEX,
-    JACKS,
     KING_SUIT,
     KINGS,
     NARR,
@@ -32,7 +31,7 @@ from games.engine.cards import (
     cards_of,
 )
 
-from . import actions
+from . import actions, calls
 from .knowledge import Knowledge, build
 from .trick import beats, leader, points_on
 
@@ -68,42 +67,6 @@ def _secure(know: Knowledge, best: tuple[int, int], led: str | None, rest: list[
     opponents = [s for s in rest if s % 2 != know.seat % 2]
     return (card == KINGS.get(str(led), -1)
             and not any(led in know.voids[s] for s in opponents))
-
-
-def choose_call(view: Mapping[str, Any], know: Knowledge) -> str | None:
-    """A BUOB suit worth calling now (before this seat plays), or None."""
-    suits = view["actions"]["buob_suits"]
-    trick = know.trick
-    if not suits or trick is None or not trick.cards:
-        return None
-    best = leader(trick.cards, trick.led)
-    if best is None or best[0] % 2 != know.seat % 2:
-        return None
-    for suit in suits:
-        if not know.hand >> JACKS[suit] & 1:
-            return str(suit)
-    return None
-
-
-def attached_call(know: Knowledge, card: int) -> str | None:
-    """Attach a call to this seat's own king only when the jack's holder is known: then the
-    call cannot be refused (RULES §8) and the card is never sent back."""
-    suit = KING_SUIT.get(card)
-    trick = know.trick
-    if suit is None or trick is None or not know.history_known or suit in know.led_suits:
-        return None
-    if trick.buob is not None or suit in trick.refused:
-        return None
-    jack = JACKS[suit]
-    holder = next((s for s in range(4) if know.pinned[s] >> jack & 1), None)
-    if holder is None or holder == know.seat:
-        return None
-    led = trick.led or suit
-    cards = [*trick.cards, (know.seat, card)]
-    best = leader(cards, led)
-    if best is None or best[0] != know.seat:
-        return None
-    return suit
 
 
 def choose_card(know: Knowledge, legal: list[int]) -> int:
@@ -178,11 +141,12 @@ def decide(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]],
         return actions.scart(seat, choose_scart(allowed, [INDEX[c] for c in view["hand"]]))
     if view["phase"] == "PLAY" and seat is not None and view["trick"] is not None:
         know = build(view, events)
-        suit = choose_call(view, know)
+        estimate = calls.instant(know)
+        suit = calls.choose_call(view, know, estimate)
         if suit is not None:
             return actions.call(seat, suit)
         if acts["play"]:
             legal = [INDEX[c] for c in acts["legal_cards"]]
             card = choose_card(know, legal)
-            return actions.play(seat, card, attached_call(know, card))
+            return actions.play(seat, card, calls.attached_call(know, card, estimate))
     return actions.fallback(view, seed)

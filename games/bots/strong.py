@@ -3,8 +3,8 @@
 For a card decision it draws deals of the unseen cards consistent with everything the seat knows
 (sampling.py), builds each as a real table (games/engine/hypothesis.py), and plays every legal
 card in it, each followed by a playout to the end of the deal (playouts.py). The card
-with the best mean points for its team is played. Everything else (dealing, the scart, BUOB
-calls, a lone legal card) is the easy bot's.
+with the best mean points for its team is played. BUOB calls are judged on sampled deals
+(calls.py); everything else (dealing, the scart, a lone legal card) is the easy bot's.
 
 Time and repeatability: the budget is wall-clock, checked after every playout, and a decision
 always returns (the easy bot's card if not one playout finished). Sample i is drawn from a
@@ -27,7 +27,7 @@ from games.engine import PLAY, apply
 from games.engine.cards import ALL_MASK, INDEX, NARR, NUM_CARDS, POINTS_OF, STRENGTH_OF, SUIT_OF
 from games.engine.hypothesis import hypothetical_state
 
-from . import actions, easy
+from . import actions, calls, easy
 from .knowledge import Knowledge, build
 from .playouts import playout
 from .sampling import Sampler
@@ -170,7 +170,8 @@ def decide(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]], *, seed
     if view["phase"] != "PLAY" or not acts["play"] or view["trick"] is None:
         return easy.decide(view, events, seed)
     know = build(view, events)
-    suit = easy.choose_call(view, know)
+    estimate = calls.sampled(know, _sample_seed(seed, 0, 2))
+    suit = calls.choose_call(view, know, estimate)
     if suit is not None:
         return actions.call(seat, suit)
     legal = [INDEX[c] for c in acts["legal_cards"]]
@@ -189,7 +190,7 @@ def decide(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]], *, seed
                 info["playouts"] = result.playouts
             best = choose(result, rep[preferred])
             card = preferred if best == rep[preferred] else best
-    return actions.play(seat, card, easy.attached_call(know, card))
+    return actions.play(seat, card, calls.attached_call(know, card, estimate))
 
 
 __all__ = ["decide", "search"]

@@ -62,11 +62,15 @@ def test_leads_an_unled_king() -> None:
     assert _decide(state, OWNER)["card"] == "RK"
 
 
-def test_calls_buob_when_its_team_wins_the_kings_trick() -> None:
-    # The owner leads the king of swords; Benedetg (the partner, no jack) calls before playing.
+def test_calls_buob_when_its_team_wins_the_kings_trick_and_the_jack_is_placed() -> None:
+    # The owner leads the king of swords; Benedetg (the partner, no jack) saw SJ among Anna's
+    # reveal cards, so the call must find it: it calls before playing (tests/bots/test_calls.py
+    # has the calls it does not make).
     state = setup({OWNER: ["SK"], ANNA: ["SJ", "S2"], BENEDETG: ["S5", "S6"]})
     state = play(play(state, OWNER, "SK"), ANNA, "S2")
-    assert _decide(state, BENEDETG) == {"type": "call_buob", "seat": BENEDETG, "suit": "S"}
+    events = [{"type": "reveal_shown", "reveal": {str(ANNA): "SJ"}}]
+    action = bots.decide(view(state, BENEDETG), events, level="easy", seed=7)
+    assert action == {"type": "call_buob", "seat": BENEDETG, "suit": "S"}
 
 
 def test_does_not_call_buob_for_the_other_team() -> None:
