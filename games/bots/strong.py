@@ -96,6 +96,8 @@ def search(view: Mapping[str, Any], know: Knowledge, legal: list[int], *, seed: 
     team = know.seat % 2
     result = Search(legal)
     playouts = 0
+    slowest = 0.0
+    last = start
     i = 0
     while samples is None or i < samples:
         deal = sampler.draw(random.Random(_sample_seed(seed, i, 0)))
@@ -115,9 +117,12 @@ def search(view: Mapping[str, Any], know: Knowledge, legal: list[int], *, seed: 
             result.playouts = playouts
             if samples is None:
                 now = time.perf_counter()
-                # Stop when the next playout would likely end past the deadline (twice the
-                # mean playout: a loaded machine runs one now and then much slower).
-                if now + 2 * (now - start) / playouts > deadline:
+                slowest = max(slowest, now - last)
+                last = now
+                # Stop when the next playout would likely end past the deadline: the margin is
+                # the slowest playout of this decision or twice the mean, whichever is more (a
+                # loaded machine runs one now and then much slower, issue #27 item 5).
+                if now + max(2 * (now - start) / playouts, slowest) > deadline:
                     return result
         result.rows.append(row)
         i += 1
