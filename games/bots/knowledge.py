@@ -27,6 +27,7 @@ from games.engine.cards import (
     KING_SUIT,
     NARR,
     SUIT_OF,
+    SUITS,
     TRUMP_MASK,
 )
 from games.engine.hypothesis import open_trick, piles_after
@@ -213,7 +214,7 @@ def build(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]]) -> Knowl
     if current is not None:
         # The view's trick does not carry its public refusals (its offered suits leave them
         # out); the events do. A refused call without a suit found no candidate at all.
-        refused = "".join(sorted({suit or "CRSB" for number, _, suit, _ in refusals
+        refused = "".join(sorted({suit or "".join(SUITS) for number, _, suit, _ in refusals
                                   if number == current.number}))
         if refused:
             current = current._replace(refused="".join(sorted(set(refused))))

@@ -321,7 +321,13 @@ def _lowest_for(code: str, seat: int) -> str:
 
 
 def _last_card(code: str) -> str:
+    """The card of the table's last card action: played, or offered with a BUOB call that was
+    refused in public for where the jack lay (RULES §8: the table records the refused action,
+    the card stays in the hand and the bot decides again)."""
     row = RoundAction.objects.filter(room__code=code).order_by("-version").first()
+    if row.kind == "buob_refused":
+        assert row.payload["action"]["type"] == "play_card"
+        return row.payload["action"]["card"]
     assert row.kind == "play_card"
     return row.payload["card"]
 
