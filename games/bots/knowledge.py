@@ -214,10 +214,10 @@ def build(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]]) -> Knowl
     if current is not None:
         # The view's trick does not carry its public refusals (its offered suits leave them
         # out); the events do. A refused call without a suit found no candidate at all.
-        refused = "".join(sorted({suit or "".join(SUITS) for number, _, suit, _ in refusals
-                                  if number == current.number}))
+        refused = {c for number, _, suit, _ in refusals if number == current.number
+                   for c in (suit or "".join(SUITS))}
         if refused:
-            current = current._replace(refused="".join(sorted(set(refused))))
+            current = current._replace(refused="".join(sorted(refused)))
         _infer_voids(current.cards, None if current.buob is None else
                      {"mode": current.buob.mode, "target": current.buob.target,
                       "suit": current.buob.suit}, voids)
