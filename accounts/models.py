@@ -18,7 +18,8 @@ from django.utils.translation import gettext_lazy as _
 
 # The bots' level names, translated where a bot's name is shown (games.bots.LEVELS holds the
 # codes; a level not listed here is shown as its code).
-BOT_LEVEL_NAMES = {"easy": _("easy"), "strong": _("strong")}
+BOT_LEVEL_NAMES = {"beginner": _("beginner"), "easy": _("easy"), "medium": _("medium"),
+                   "strong": _("strong")}
 
 
 def bot_name(name: str, level: str) -> str:

@@ -6,8 +6,9 @@
 Each seeded deck is played twice with the same cards at the same seats, once with level A on
 team A (seats 0 and 2) and once with level A on team B: the luck of the cards cancels. Decks
 come in matches of four deals (one per dealer, default house rules), so `--pairs` is rounded
-up to a multiple of 4. Levels: the players' levels (games/bots LEVELS), `baseline` (the strong
-bot frozen before issue #27, bench/baseline_bot/, never offered to players) and `random` (a
+up to a multiple of 4. Levels: the players' levels (games/bots LEVELS), `baseline` and
+`baseline_easy` (the strong and the easy bot frozen before issue #27, bench/baseline_bot/,
+never offered to players) and `random` (a
 uniformly random legal card and scart). Every bot sees only its seat's view and events, as at
 a real table. `--budget-a` / `--budget-b` give one side its own budget (issue #27 item 2: the
 new strong at 50 ms against the baseline at 200 ms).
@@ -58,7 +59,7 @@ from games.engine.state import (
     MatchState,
 )
 
-LEVELS = (*bots.LEVELS, "baseline", "random")
+LEVELS = (*bots.LEVELS, "baseline", "baseline_easy", "random")
 DEALS_PER_MATCH = 4
 
 
@@ -116,6 +117,8 @@ def _decide(level: str, v: dict[str, Any], events: list[dict[str, Any]], seed: i
     c0 = time.thread_time()
     if level == "baseline":
         action = baseline_bot.decide(v, events, seed=seed, budget_ms=budget_ms, info=info)
+    elif level == "baseline_easy":
+        action = baseline_bot.decide_easy(v, events, seed=seed)
     else:
         action = bots.decide(v, events, level=level, seed=seed, budget_ms=budget_ms, info=info)
     cpu = (time.thread_time() - c0) * 1000

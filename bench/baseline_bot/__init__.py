@@ -1,4 +1,5 @@
-"""The strong bot as it stood before issue #27, frozen: the arena's level "baseline".
+"""The bots as they stood before issue #27, frozen: the arena's levels "baseline" (the strong
+bot) and "baseline_easy" (the easy bot).
 
 A copy of games/bots/ at that time (strong.py and everything it uses that later changes: the
 easy bot's rules, knowledge, sampling, playouts), importing nothing of games/ but the engine.
@@ -11,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from . import strong
+from . import easy, strong
 
 
 def decide(view: dict[str, Any], events: Sequence[dict[str, Any]], *, seed: int,
@@ -22,4 +23,10 @@ def decide(view: dict[str, Any], events: Sequence[dict[str, Any]], *, seed: int,
                          info=info)
 
 
-__all__ = ["decide"]
+def decide_easy(view: dict[str, Any], events: Sequence[dict[str, Any]], *, seed: int
+                ) -> dict[str, Any]:
+    """The baseline easy bot's action (issue #27 item 4: today's easy must beat it)."""
+    return easy.decide(view, events, seed)
+
+
+__all__ = ["decide", "decide_easy"]

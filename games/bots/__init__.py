@@ -8,9 +8,17 @@
 seat was sent for the current deal (`games.engine.events_for`), possibly empty. A bot never
 receives the table's state: what it cannot see it guesses (knowledge.py, sampling.py). The
 returned action is one of the seat's legal actions in that view, as `games.engine.apply` takes
-it (with `seat`). Levels: `easy` (rules of thumb, easy.py) and `strong` (Perfect Information
-Monte Carlo under a wall-clock budget, strong.py). The same inputs and seed give the same
-decision (for `strong`, given the same number of playouts; see strong.py).
+it (with `seat`). Levels, weakest first (issue #27 item 6; bench/bot_arena.py measures each
+against the one below):
+
+* `beginner` — the easy bot with a learner's slips (beginner.py), for people learning;
+* `easy` — rules of thumb, no search (easy.py), instant;
+* `medium` — the strong bot's search over at most MEDIUM_SAMPLES sampled deals, without its
+  inference (strong.py), a few milliseconds;
+* `strong` — Perfect Information Monte Carlo with inference under a wall-clock budget.
+
+The same inputs and seed give the same decision (for the searching levels, given the same
+number of playouts; see strong.py).
 
 When a seat has nothing to do in its view, `decide` and `fallback` raise NoAction.
 """
@@ -20,11 +28,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from . import easy, strong
+from . import beginner, easy, strong
 from .actions import NoAction
 from .actions import fallback as _fallback
 
-LEVELS = ("easy", "strong")
+LEVELS = ("beginner", "easy", "medium", "strong")
+DEFAULT_LEVEL = "easy"  # preselected in Play now, Find a game and seat_bot
+# The medium level's search: this many sampled deals at most, no inference.
+MEDIUM_SAMPLES = 6
 
 
 def decide(view: dict[str, Any], events: Sequence[dict[str, Any]], *, level: str, seed: int,
@@ -36,8 +47,14 @@ def decide(view: dict[str, Any], events: Sequence[dict[str, Any]], *, level: str
     the deterministic mode of the tests. `info`, when given, receives figures about the
     decision (the strong bot's `playouts`), for the benchmarks.
     """
+    if level == "beginner":
+        return beginner.decide(view, events, seed)
     if level == "easy":
         return easy.decide(view, events, seed)
+    if level == "medium":
+        return strong.decide(view, events, seed=seed, budget_ms=budget_ms,
+                             samples=None if samples is None else min(samples, MEDIUM_SAMPLES),
+                             info=info, infer=False, cap=MEDIUM_SAMPLES)
     if level == "strong":
         return strong.decide(view, events, seed=seed, budget_ms=budget_ms, samples=samples,
                              info=info)
@@ -58,4 +75,4 @@ def fallback(view: Mapping[str, Any]) -> dict[str, Any]:
     return _fallback(view)
 
 
-__all__ = ["LEVELS", "NoAction", "decide", "fallback", "stand_in"]
+__all__ = ["DEFAULT_LEVEL", "LEVELS", "NoAction", "decide", "fallback", "stand_in"]

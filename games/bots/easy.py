@@ -20,19 +20,21 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from games.engine.cards import (
+    ALL_MASK,
     INDEX,
     KING_SUIT,
-    KINGS,
     NARR,
     POINTS_OF,
     STRENGTH_OF,
     SUIT_OF,
     SUITS,
+    TRUMP_MASK,
     cards_of,
 )
 
 from . import actions, calls
 from .knowledge import Knowledge, build
+from .rollout import ABOVE
 from .trick import beats, leader, points_on
 
 LAST_TRICK = 19
@@ -58,15 +60,23 @@ def _after_me(trick_cards: Sequence[tuple[int, int]], seat: int) -> list[int]:
 
 
 def _secure(know: Knowledge, best: tuple[int, int], led: str | None, rest: list[int]) -> bool:
-    """Whether the card winning now should hold against the seats still to play."""
-    if not rest:
+    """Whether the card winning now should hold against the opponents still to play, by the
+    cards still out (counted: every card neither played nor in this hand may lie with them)."""
+    opponents = [s for s in rest if s % 2 != know.seat % 2]
+    if not opponents:
         return True
     card = best[1]
+    out = ALL_MASK & ~know.seen
     if SUIT_OF[card] == "T":
-        return STRENGTH_OF[card] >= 19
-    opponents = [s for s in rest if s % 2 != know.seat % 2]
-    return (card == KINGS.get(str(led), -1)
-            and not any(led in know.voids[s] for s in opponents))
+        return not out & ABOVE[card]  # no higher trump left out
+    higher = out & ABOVE[card] & ~TRUMP_MASK  # higher cards of its suit
+    for s in opponents:
+        if led in know.voids[s]:
+            if "T" not in know.voids[s] and out & TRUMP_MASK:
+                return False  # void in the suit: it may trump
+        elif higher:
+            return False
+    return True
 
 
 def choose_card(know: Knowledge, legal: list[int]) -> int:
@@ -91,8 +101,15 @@ def choose_card(know: Knowledge, legal: list[int]) -> int:
     winners = [c for c in non_narr if best is None or beats(c, best[1], led)]
     on_table = points_on(trick.cards)
     worth = on_table >= len(trick.cards) + 2 or not rest
+    if best is not None and best[0] == _partner(seat) and worth and rest:
+        # The partner leads a trick worth having but could be overtaken: make it sure, when a
+        # card that cannot be beaten is at hand.
+        safe = [c for c in winners if _secure(know, (seat, c), led, rest)]
+        if safe:
+            return min(safe, key=lambda c: (POINTS_OF[c], STRENGTH_OF[c]))
     if winners and (best is None or best[0] % 2 != seat % 2) and worth:
-        return min(winners, key=lambda c: (POINTS_OF[c], STRENGTH_OF[c]))
+        safe = [c for c in winners if _secure(know, (seat, c), led, rest)]
+        return min(safe or winners, key=lambda c: (POINTS_OF[c], STRENGTH_OF[c]))
     cheap = cheapest_card(non_narr) if non_narr else NARR
     if NARR in legal and (best is None or best[0] % 2 != seat % 2) and POINTS_OF[cheap] >= 3:
         return NARR

@@ -63,6 +63,10 @@ class Knowledge:
     voids: list[set[str]] = field(default_factory=lambda: [set(), set(), set(), set()])
     pinned: list[int] = field(default_factory=lambda: [0, 0, 0, 0])  # known in a hand
     only_in: dict[int, int] = field(default_factory=dict)  # card -> allowed locations mask
+    # The completed tricks' cards as they were played (before any BUOB exchange), and whether a
+    # call was made in them: what the search's inference reads (inference.py). Empty when the
+    # history is not known.
+    plays: list[tuple[tuple[tuple[int, int], ...], bool]] = field(default_factory=list)
 
     def unseen(self) -> int:
         """The cards whose place this seat does not know: other hands, the scart, piles."""
@@ -187,9 +191,11 @@ def build(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]]) -> Knowl
     history_known = len(complete) == played_so_far
     voids: list[set[str]] = [set(), set(), set(), set()]
     done: list[Trick] = []
+    plays: list[tuple[tuple[tuple[int, int], ...], bool]] = []
     led_suits = ""
     if history_known:
         for t in complete:
+            plays.append((tuple(t.plays), t.call is not None))
             led = _infer_voids(t.plays, t.call, voids)
             assert t.final is not None and t.winner is not None
             done.append(Trick(t.number, t.plays[0][0], tuple(t.final), led, None, t.winner))
@@ -201,13 +207,13 @@ def build(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]]) -> Knowl
         last = view.get("last_trick")
         if last is not None:
             final = [(int(s), INDEX[c]) for s, c in last["cards"]]
-            plays = list(final)
+            original = list(final)
             call = last.get("buob")
             if call is not None and call.get("returned_card") is not None:
                 back = INDEX[call["returned_card"]]
-                plays = [(s, back if s == call["target"] else c) for s, c in plays]
+                original = [(s, back if s == call["target"] else c) for s, c in original]
                 returned_to[back] = call["target"]
-            _infer_voids(plays, call, voids)
+            _infer_voids(original, call, voids)
             done.append(Trick(last["number"], last["leader"], tuple(final), last["led"], None,
                               last["winner"]))
             led_suits = last["led"] or ""
@@ -248,7 +254,7 @@ def build(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]]) -> Knowl
         trick=current, tricks=done, history_known=history_known, led_suits=led_suits,
         piles=piles, pile_unknown=unknown, scart=scart,
         scart_forbidden=_forbidden_in_scart(options["scart_forbidden"]), seen=seen,
-        voids=voids,
+        voids=voids, plays=plays,
     )
     # Cards known to lie in another seat's hand.
     for card, owner in returned_to.items():

@@ -19,9 +19,11 @@ from __future__ import annotations
 import random
 
 from games.engine import PLAY, MatchState, apply, fast, legal_cards
-from games.engine.cards import CARD_IDS, INDEX
+from games.engine.cards import CARD_IDS, INDEX, NARR, SUIT_OF, cards_of
+from games.engine.rules import trick_legality
+from games.engine.state import TRICKS_PER_DEAL
 
-from .rollout import policy_card
+from .rollout import policy_card, policy_move
 
 EXPLORE = 0.1
 
@@ -50,16 +52,30 @@ def _fast_playout(state: MatchState, rng: random.Random, explore: float) -> tupl
     assert state.deal is not None
     fd = fast.FastDeal.from_state(state)
     led_suits = state.deal.led_suits
-    while not fd.finished:
-        legal = fd.legal_cards()
-        if rng.random() < explore:
-            card = rng.choice(legal)
-        else:
-            card = policy_card(fd.turn, legal, fd.cards, fd.led, fd.number, led_suits)
+    hands = fd.hands
+    draw = rng.random
+    # FastDeal.play without its checks, on locals: the card comes from the legal mask, which
+    # is the engine's own rule (trick_legality), asked once per card instead of twice.
+    while fd.number <= TRICKS_PER_DEAL:
+        seat = fd.turn
+        hand = hands[seat]
         led = fd.led
-        fd.play(card)
-        if not fd.cards and led is not None and led not in led_suits:
-            led_suits += led  # the trick just completed
+        legal = trick_legality(hand, led, fd.buob, seat)[0]
+        if draw() < explore:
+            card = rng.choice(cards_of(legal))
+        else:
+            card = policy_move(seat, legal, fd.cards, led, fd.number, led_suits)
+        hands[seat] = hand & ~(1 << card)
+        if led is None and card != NARR:
+            fd.led = led = SUIT_OF[card]
+        cards = fd.cards
+        cards.append((seat, card))
+        if len(cards) < 4:
+            fd.turn = (seat + 1) % 4
+        else:
+            fd._complete_trick()
+            if led is not None and led not in led_suits:
+                led_suits += led
     points: tuple[int, int] = fd.points()
     return points
 

@@ -3,8 +3,11 @@
 For a card decision it draws deals of the unseen cards consistent with everything the seat knows
 (sampling.py), builds each as a real table (games/engine/hypothesis.py), and plays every legal
 card in it, each followed by a playout to the end of the deal (playouts.py). The card
-with the best mean points for its team is played. BUOB calls are judged on sampled deals
-(calls.py); everything else (dealing, the scart, a lone legal card) is the easy bot's.
+with the best mean points for its team is played. Beyond plain determinized search (issue #27
+item 1): each sampled deal is weighted by how likely the others' plays so far were in it
+(inference.py), and a card clearly behind the best stops getting playouts, so the budget goes
+to the close choices. BUOB calls are judged on sampled deals (calls.py); everything else
+(dealing, the scart, a lone legal card) is the easy bot's.
 
 Time and repeatability: the budget is wall-clock, checked after every playout, and a decision
 always returns (the easy bot's card if not one playout finished). Sample i is drawn from a
@@ -28,13 +31,17 @@ from games.engine.cards import ALL_MASK, INDEX, NARR, NUM_CARDS, POINTS_OF, STRE
 from games.engine.hypothesis import hypothetical_state
 
 from . import actions, calls, easy
+from .inference import History
 from .knowledge import Knowledge, build
 from .playouts import playout
 from .sampling import Sampler
 
-# Stop early once the best card leads every other by this many standard errors of the paired
-# difference (after at least MIN_SAMPLES samples): more playouts would not change the choice.
-CLEAR_LEAD = 3.0
+# After MIN_SAMPLES samples, a candidate that trails the best by PRUNE standard errors of the
+# paired difference gets no more playouts (successive elimination, issue #27 item 1): the
+# budget goes to the cards still in question. Once one candidate is left, more playouts would
+# not change the choice and the search stops. The check runs on a growing schedule (every
+# quarter more samples), so that its cost stays a small part of the search.
+PRUNE = 2.5
 MIN_SAMPLES = 8
 # The easy bot's card is kept unless the search finds a better one by this many standard
 # errors: a handful of noisy samples should not overrule a sound rule of thumb.
@@ -46,73 +53,89 @@ def _sample_seed(seed: int, i: int, salt: int) -> int:
 
 
 class Search:
-    """The points for the seat's team after each candidate card, sample by sample (every
-    candidate is played in the same sampled deal with the same playout seed, so differences
-    between candidates are paired)."""
+    """The points for the seat's team after each candidate card, sample by sample, and each
+    sample's weight (inference.py). In a sample every candidate still in play is played in the
+    same sampled deal with the same playout seed, so differences between candidates are paired.
+    """
 
     def __init__(self, legal: list[int]) -> None:
         self.legal = legal
-        self.rows: list[list[int]] = []  # one row per complete sample, in `legal` order
+        self.active = list(legal)  # the candidates that still get playouts
+        self.rows: list[dict[int, int]] = []  # per complete sample: candidate -> points
+        self.weights: list[float] = []
         self.playouts = 0
 
     def mean(self, c: int) -> float:
-        if not self.rows:
-            return 0.0
-        k = self.legal.index(c)
-        return sum(r[k] for r in self.rows) / len(self.rows)
+        num = den = 0.0
+        for w, row in zip(self.weights, self.rows, strict=True):
+            v = row.get(c)
+            if v is not None:
+                num += w * v
+                den += w
+        return num / den if den else 0.0
 
     def lead(self, a: int, b: int) -> tuple[float, float]:
-        """Mean and standard error of (a − b) over the samples."""
-        ka, kb = self.legal.index(a), self.legal.index(b)
-        diffs = [r[ka] - r[kb] for r in self.rows]
-        n = len(diffs)
-        m = sum(diffs) / n
-        if n < 2:
+        """Weighted mean and standard error of (a − b) over the samples that played both."""
+        pairs = [(w, row[a] - row[b]) for w, row in zip(self.weights, self.rows, strict=True)
+                 if a in row and b in row]
+        total = sum(w for w, _ in pairs)
+        if not pairs or total <= 0:
+            return 0.0, math.inf
+        m = sum(w * d for w, d in pairs) / total
+        n_eff = total * total / sum(w * w for w, _ in pairs)
+        if n_eff < 2:
             return m, math.inf
-        var = sum((d - m) ** 2 for d in diffs) / (n - 1)
-        return m, math.sqrt(var / n)
+        var = sum(w * (d - m) ** 2 for w, d in pairs) / total * n_eff / (n_eff - 1)
+        return m, math.sqrt(var / n_eff)
 
     def best(self) -> int:
-        return max(self.legal, key=lambda c: (self.mean(c), -self.legal.index(c)))
+        return max(self.active, key=lambda c: (self.mean(c), -self.legal.index(c)))
 
-    def clear(self) -> bool:
+    def prune(self) -> None:
+        """Drop the candidates clearly behind the best."""
         best = self.best()
-        for c in self.legal:
-            if c != best:
-                m, se = self.lead(best, c)
-                if m <= CLEAR_LEAD * se:
-                    return False
-        return True
+        keep = []
+        for c in self.active:
+            m, se = self.lead(best, c)
+            if c == best or m <= PRUNE * se:
+                keep.append(c)
+        self.active = keep
 
 
 def search(view: Mapping[str, Any], know: Knowledge, legal: list[int], *, seed: int,
            budget_ms: float, samples: int | None = None,
-           started: float | None = None) -> Search:
-    """Play every legal card in sampled deals until the budget (or `samples`) runs out; the
-    budget counts from `started` (a perf_counter reading; default: now)."""
+           started: float | None = None, infer: bool = True, cap: int | None = None
+           ) -> Search:
+    """Play the legal cards in sampled deals until the budget (or `samples`) runs out or one
+    candidate is left; the budget counts from `started` (a perf_counter reading; default:
+    now). `infer` weighs each sample by the likelihood of the others' plays (inference.py);
+    `cap` bounds the number of samples within the budget (the medium level's search)."""
     start = time.perf_counter()
     deadline = (start if started is None else started) + budget_ms / 1000.0
     sampler = Sampler(know)
+    history = History(know) if infer else None
     team = know.seat % 2
     result = Search(legal)
     playouts = 0
     slowest = 0.0
     last = start
+    check = MIN_SAMPLES
     i = 0
-    while samples is None or i < samples:
+    limit = samples if samples is not None else cap
+    while limit is None or i < limit:
         deal = sampler.draw(random.Random(_sample_seed(seed, i, 0)))
         state = hypothetical_state(view, deal.hands, deal.scart, deal.piles, know.tricks,
                                    know.led_suits)
         play_seed = _sample_seed(seed, i, 1)
-        row: list[int] = []
-        for c in legal:
+        row: dict[int, int] = {}
+        for c in result.active:
             after, _ = apply(state, actions.play(know.seat, c))
             if after.phase is PLAY:
                 points = playout(after, random.Random(play_seed))
             else:
                 assert after.deal is not None and after.deal.points is not None
                 points = after.deal.points
-            row.append(points[team])
+            row[c] = points[team]
             playouts += 1
             result.playouts = playouts
             if samples is None:
@@ -125,9 +148,13 @@ def search(view: Mapping[str, Any], know: Knowledge, legal: list[int], *, seed: 
                 if now + max(2 * (now - start) / playouts, slowest) > deadline:
                     return result
         result.rows.append(row)
+        result.weights.append(1.0 if history is None else history.weight(deal.hands))
         i += 1
-        if samples is None and i >= MIN_SAMPLES and result.clear():
-            break
+        if i >= check:
+            result.prune()
+            if len(result.active) == 1:
+                break
+            check = max(i + 1, i * 5 // 4)
     return result
 
 
@@ -168,7 +195,10 @@ def equivalents(know: Knowledge, legal: list[int]) -> dict[int, int]:
 
 def decide(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]], *, seed: int,
            budget_ms: float, samples: int | None = None,
-           info: dict[str, Any] | None = None) -> dict[str, Any]:
+           info: dict[str, Any] | None = None, infer: bool = True,
+           cap: int | None = None) -> dict[str, Any]:
+    """The strong bot's action; with `infer=False` and a `cap` on the samples, the medium
+    level's (see `search`)."""
     started = time.perf_counter()
     acts = view["actions"]
     seat = view["seat"]
@@ -190,7 +220,7 @@ def decide(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]], *, seed
             card = preferred
         else:
             result = search(view, know, candidates, seed=seed, budget_ms=budget_ms,
-                            samples=samples, started=started)
+                            samples=samples, started=started, infer=infer, cap=cap)
             if info is not None:
                 info["playouts"] = result.playouts
             best = choose(result, rep[preferred])

@@ -260,7 +260,9 @@ def bot_strings() -> dict[str, str]:
         "seat_bot": _("Seat a bot"),
         "remove_bot": _("Remove the bot"),
         "bot_level_for": _("Bot level for seat %(n)s"),
+        "level_beginner": _("beginner"),
         "level_easy": _("easy"),
+        "level_medium": _("medium"),
         "level_strong": _("strong"),
         # After "away 0:45 · ": the countdown of the room's grace period, then who plays.
         "stand_in_in": _("bot in %(time)s"),

@@ -22,7 +22,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from accounts.models import BOT_LEVEL_NAMES
 from accounts.signed_in import signed_in_user
 from games import services
-from games.bots import LEVELS
+from games.bots import DEFAULT_LEVEL, LEVELS
 from games.engine.errors import ErrorCode
 from games.forms import CreateRoomForm, HouseRulesForm
 from games.models import Announcement, FAQEntry, Match, MatchStatus, Room, Seat, Team
@@ -52,7 +52,8 @@ def home(request: HttpRequest) -> HttpResponse:
         "games/home.html",
         {"rooms": rooms, "announcements": announcements,
          "practice_games": practice_games(request.user),
-         "bot_levels": [(level, BOT_LEVEL_NAMES[level]) for level in LEVELS]},
+         "bot_levels": [(level, BOT_LEVEL_NAMES[level]) for level in LEVELS],
+         "default_bot_level": DEFAULT_LEVEL},
     )
 
 

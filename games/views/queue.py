@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from accounts.models import BOT_LEVEL_NAMES
-from games.bots import LEVELS
+from games.bots import DEFAULT_LEVEL, LEVELS
 from games.engine.errors import ErrorCode
 from games.forms import FindGameForm
 from games.models import QueueStatus
@@ -69,6 +69,7 @@ def find_game(request: HttpRequest) -> HttpResponse:
         "form": FindGameForm(bots_after=matchmaking.BOTS_AFTER_CHOICES),
         "view": view, "waiting": view is not None and view.status == QueueStatus.WAITING,
         "bot_levels": [(level, BOT_LEVEL_NAMES[level]) for level in LEVELS],
+        "default_bot_level": DEFAULT_LEVEL,
         "find_config": config, "find_strings": _strings(),
         "max_wait_minutes": settings.TROCCAS_QUEUE_MAX_WAIT // 60,
     })

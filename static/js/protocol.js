@@ -104,7 +104,7 @@
  */
 
 /**
- * A player; `bot` is a bot's level ("easy", "strong"), null or absent for a person.
+ * A player; `bot` is a bot's level ("beginner", "easy", "medium", "strong"), null or absent for a person.
  * @typedef {{ id: number, name: string, bot?: string | null, own_name?: string }} Player
  */
 

@@ -11,7 +11,7 @@ from tests.engine.helpers import ANNA, BENEDETG, CURDIN, OWNER, finish_deal, pla
 
 
 def test_levels_and_an_unknown_level() -> None:
-    assert bots.LEVELS == ("easy", "strong")
+    assert bots.LEVELS == ("beginner", "easy", "medium", "strong")
     state = setup({})
     with pytest.raises(ValueError):
         bots.decide(view(state, OWNER), [], level="grandmaster", seed=1)

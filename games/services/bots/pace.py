@@ -54,7 +54,7 @@ SPEEDS = ("fast", "normal", "slow")
 # accounts.User.bot_speed's default: a table of bots alone (nobody seated to follow it).
 DEFAULT_SPEED = "normal"
 # Levels that decide in well under a millisecond whatever their hand (games/bots/easy.py).
-QUICK_LEVELS = frozenset({"easy"})
+QUICK_LEVELS = frozenset({"beginner", "easy"})
 
 
 class Clock:

@@ -11,6 +11,11 @@ import { fmt, h } from "../dom.js";
  * @import { Strings } from "./scene.js"
  */
 
+/** The bots' levels, weakest first, as games/bots LEVELS lists them (a test holds the two
+ * equal); a room owner's seat_bot offers them, the default preselected. */
+export const BOT_LEVELS = ["beginner", "easy", "medium", "strong"];
+export const DEFAULT_BOT_LEVEL = "easy";
+
 /**
  * Name the view's bots in the page's language, once, as the view arrives.
  * @param {View} view

@@ -4,7 +4,7 @@
 
 import { fmt, h, patch } from "../dom.js";
 import { awayChip } from "./away.js";
-import { botChip } from "./bots.js";
+import { BOT_LEVELS, DEFAULT_BOT_LEVEL, botChip } from "./bots.js";
 import { team } from "./scene.js";
 
 /**
@@ -135,7 +135,7 @@ function seatBotControls(t, index) {
   const S = t.S;
   const level = /** @type {HTMLSelectElement} */ (h("select", {
     "aria-label": fmt(S.bot_level_for, { n: index + 1 }), "data-action": "bot-level" },
-  h("option", { value: "easy" }, S.level_easy), h("option", { value: "strong" }, S.level_strong)));
+  ...BOT_LEVELS.map((l) => h("option", { value: l, selected: l === DEFAULT_BOT_LEVEL }, S[`level_${l}`]))));
   return h("span.slot-controls.seat-bot", null, level,
     h("button.button.button-secondary.button-small-solid", {
       type: "button", "data-action": "seat-bot",
