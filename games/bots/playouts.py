@@ -3,9 +3,12 @@
 Both playouts take a full-information MatchState in the PLAY phase (a sampled deal) and return
 the deal's points (team A, team B):
 
-* `policy_playout(state, rng)` — what the strong bot uses: every seat plays by the policy of
-  rollout.py, and with probability EXPLORE a random legal card instead, so that the samples do
-  not all follow one line. It measured stronger than random cards at the same budget.
+* `informed_playout(state, rng)` — what the strong bot uses: every seat plays by the informed
+  policy of rollout.py (the sampled deal's hands in view: which card holds a trick is known),
+  and with probability EXPLORE a random legal card instead, so that the samples do not all
+  follow one line.
+* `policy_playout(state, rng)` — the same with the blind policy (what a seat could know), the
+  strong bot's until issue #27; it measured stronger than random cards at the same budget.
 * `random_playout(state, rng)` — every seat plays `rng.choice` of its legal cards in canonical
   order.
 
@@ -19,17 +22,17 @@ from __future__ import annotations
 import random
 
 from games.engine import PLAY, MatchState, apply, fast, legal_cards
-from games.engine.cards import CARD_IDS, INDEX, NARR, SUIT_OF, cards_of
+from games.engine.cards import CARD_IDS, INDEX, NARR, SUIT_OF, cards_of, mask_of
 from games.engine.rules import trick_legality
 from games.engine.state import TRICKS_PER_DEAL
 
-from .rollout import policy_card, policy_move
+from .rollout import informed_move, policy_card, policy_move
 
 EXPLORE = 0.1
 
 
-def reference_playout(state: MatchState, rng: random.Random, explore: float
-                      ) -> tuple[int, int]:
+def reference_playout(state: MatchState, rng: random.Random, explore: float,
+                      informed: bool = False) -> tuple[int, int]:
     """The playout of `explore` (1.0: random cards) through `apply`, for the tests."""
     while state.phase is PLAY:
         deal = state.deal
@@ -41,14 +44,20 @@ def reference_playout(state: MatchState, rng: random.Random, explore: float
             card = rng.choice(legal)
         else:
             t = deal.current
-            card = CARD_IDS[policy_card(seat, [INDEX[c] for c in legal], t.cards, t.led,
-                                        t.number, deal.led_suits)]
+            if informed:
+                card = CARD_IDS[informed_move(seat, mask_of([INDEX[c] for c in legal]),
+                                              t.cards, t.led, t.number, deal.led_suits,
+                                              deal.hands)]
+            else:
+                card = CARD_IDS[policy_card(seat, [INDEX[c] for c in legal], t.cards, t.led,
+                                            t.number, deal.led_suits)]
         state, _ = apply(state, {"type": "play_card", "seat": seat, "card": card})
     assert state.deal is not None and state.deal.points is not None
     return state.deal.points
 
 
-def _fast_playout(state: MatchState, rng: random.Random, explore: float) -> tuple[int, int]:
+def _fast_playout(state: MatchState, rng: random.Random, explore: float, informed: bool
+                  ) -> tuple[int, int]:
     assert state.deal is not None
     fd = fast.FastDeal.from_state(state)
     led_suits = state.deal.led_suits
@@ -63,6 +72,8 @@ def _fast_playout(state: MatchState, rng: random.Random, explore: float) -> tupl
         legal = trick_legality(hand, led, fd.buob, seat)[0]
         if draw() < explore:
             card = rng.choice(cards_of(legal))
+        elif informed:
+            card = informed_move(seat, legal, fd.cards, led, fd.number, led_suits, hands)
         else:
             card = policy_move(seat, legal, fd.cards, led, fd.number, led_suits)
         hands[seat] = hand & ~(1 << card)
@@ -80,12 +91,16 @@ def _fast_playout(state: MatchState, rng: random.Random, explore: float) -> tupl
     return points
 
 
+def informed_playout(state: MatchState, rng: random.Random) -> tuple[int, int]:
+    return _fast_playout(state, rng, EXPLORE, True)
+
+
 def policy_playout(state: MatchState, rng: random.Random) -> tuple[int, int]:
-    return _fast_playout(state, rng, EXPLORE)
+    return _fast_playout(state, rng, EXPLORE, False)
 
 
 def random_playout(state: MatchState, rng: random.Random) -> tuple[int, int]:
     return fast.playout(state, rng)
 
 
-playout = policy_playout
+playout = informed_playout

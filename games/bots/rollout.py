@@ -24,6 +24,7 @@ from games.engine.cards import (
     NUM_CARDS,
     POINTS_OF,
     STRENGTH_OF,
+    SUIT_MASK,
     SUIT_OF,
     TRUMP_MASK,
     mask_of,
@@ -113,3 +114,79 @@ def policy_card(seat: int, legal: Sequence[int], cards: Sequence[tuple[int, int]
                 led: str | None, number: int, led_suits: str) -> int:
     """`policy_move` for the legal cards as a list of ints."""
     return policy_move(seat, mask_of(list(legal)), cards, led, number, led_suits)
+
+
+def _threat(led: str, rivals: Sequence[int], hands: Sequence[int]) -> int:
+    """The cards the seats of `rivals` may play on a trick of the suit `led` (RULES §7, as
+    `trick_legality` says, inlined: the playouts ask this for nearly every card)."""
+    out = 0
+    suit = SUIT_MASK[led]
+    for s in rivals:
+        hand = hands[s]
+        out |= hand & suit or hand & TRUMP_MASK or hand
+    return out
+
+
+def informed_move(seat: int, legal: int, cards: Sequence[tuple[int, int]], led: str | None,
+                  number: int, led_suits: str, hands: Sequence[int]) -> int:
+    """The playouts' card: `policy_move` with the sampled deal's hands in view.
+
+    Inside a playout every hand of the sampled deal is known, so whether a card will hold the
+    trick is a fact rather than a guess: lead a card with points that no opponent can beat,
+    take a trick with the cheapest card that keeps it, smear points on the partner's trick only
+    when it holds, and never throw a winner that will be overtaken. A playout played so values
+    a candidate card far closer to what good players would make of it than the blind rules of
+    `policy_move` (issue #27 item 1: a better playout policy). `inference.py` keeps judging
+    real plays by `policy_move`: a real player cannot see the other hands."""
+    if not legal & (legal - 1):
+        return legal.bit_length() - 1
+    narr = legal & NARR_BIT
+    if narr and number >= 18:
+        return NARR
+    plain = legal & ~NARR_BIT
+    n = len(cards)
+    rivals = [(seat + k) % 4 for k in range(1, 4 - n) if k % 2 == 1]  # opponents after me
+    if led is None:
+        # A lead (or the card after a led Narr): the card with the most points that no
+        # opponent can beat.
+        best_card, best_points = -1, 1
+        threats: dict[str, int] = {}
+        rest = plain
+        while rest:
+            low = rest & -rest
+            c = low.bit_length() - 1
+            rest ^= low
+            p = POINTS_OF[c]
+            if p > best_points:
+                suit = str(SUIT_OF[c])
+                threat = threats.get(suit)
+                if threat is None:
+                    threat = threats[suit] = _threat(suit, rivals, hands)
+                if not threat & ABOVE[c]:
+                    best_card, best_points = c, p
+        if best_card >= 0:
+            return best_card
+        return policy_move(seat, legal, cards, led, number, led_suits)
+    threat = _threat(led, rivals, hands)
+    best = leader(cards, led)
+    partner = (seat + 2) % 4
+    if best is not None and best[0] == partner and not threat & ABOVE[best[1]]:
+        return first(plain, SMEAR)  # the partner's trick is safe: give it points
+    on_table = 0
+    for _, c in cards:
+        on_table += POINTS_OF[c]
+    winners = plain if best is None else plain & ABOVE[best[1]]
+    keep = 0
+    while winners:
+        low = winners & -winners
+        winners ^= low
+        if not threat & ABOVE[low.bit_length() - 1]:
+            keep |= low
+    if keep:
+        c = first(keep, TAKE)
+        if on_table + POINTS_OF[c] >= n + 2 or not rivals:
+            return c
+    cheap = first(plain, CHEAP)
+    if narr and POINTS_OF[cheap] >= 3 and (best is None or best[0] % 2 != seat % 2):
+        return NARR
+    return cheap

@@ -7,7 +7,13 @@ from __future__ import annotations
 
 import random
 
-from games.bots.playouts import EXPLORE, policy_playout, random_playout, reference_playout
+from games.bots.playouts import (
+    EXPLORE,
+    informed_playout,
+    policy_playout,
+    random_playout,
+    reference_playout,
+)
 from games.engine import PLAY, MatchState, PublicRefusal, RuleError, apply, new_match_state
 from games.engine.playout import random_action, random_options
 
@@ -41,5 +47,7 @@ def test_the_fast_playouts_end_as_the_engine_does() -> None:
         state = _play_state(rng)
         assert (policy_playout(state, random.Random(i))
                 == reference_playout(state, random.Random(i), EXPLORE)), i
+        assert (informed_playout(state, random.Random(i))
+                == reference_playout(state, random.Random(i), EXPLORE, informed=True)), i
         assert (random_playout(state, random.Random(i))
                 == reference_playout(state, random.Random(i), 1.0)), i
