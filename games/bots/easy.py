@@ -136,17 +136,24 @@ def _lead(know: Knowledge, legal: list[int], hand: list[int]) -> int:
     return cheapest_card(legal)
 
 
-def choose_scart(allowed: list[int], hand: list[int]) -> list[int]:
+def scart_order(allowed: list[int], hand: list[int]) -> list[int]:
+    """The allowed cards, the best to discard first: points (they score for the dealer's team
+    in the scart), cards of a short suit (discarding them makes the hand void there) before
+    others, trumps and kings last (they are worth more in the hand)."""
     length = {s: sum(1 for c in hand if SUIT_OF[c] == s) for s in SUITS}
 
     def gain(c: int) -> tuple[int, int]:
         suit = SUIT_OF[c]
         if suit == "T" or c in KING_SUIT:
-            return (-10 + POINTS_OF[c], -c)  # trumps and kings are worth more in the hand
+            return (-10 + POINTS_OF[c], -c)
         bonus = 4 if suit is not None and length[suit] <= 2 else 0
         return (2 * POINTS_OF[c] + bonus, -c)
 
-    return sorted(sorted(allowed, key=gain, reverse=True)[:2])
+    return sorted(allowed, key=gain, reverse=True)
+
+
+def choose_scart(allowed: list[int], hand: list[int]) -> list[int]:
+    return sorted(scart_order(allowed, hand)[:2])
 
 
 def decide(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]],

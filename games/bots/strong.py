@@ -20,7 +20,6 @@ playouts and so choose differently.
 
 from __future__ import annotations
 
-import math
 import random
 import time
 from collections.abc import Mapping, Sequence
@@ -30,76 +29,12 @@ from games.engine import PLAY, apply
 from games.engine.cards import ALL_MASK, INDEX, NARR, NUM_CARDS, POINTS_OF, STRENGTH_OF, SUIT_OF
 from games.engine.hypothesis import hypothetical_state
 
-from . import actions, calls, easy
+from . import actions, calls, easy, scart
 from .inference import History
 from .knowledge import Knowledge, build
 from .playouts import playout
 from .sampling import Sampler
-
-# After MIN_SAMPLES samples, a candidate that trails the best by PRUNE standard errors of the
-# paired difference gets no more playouts (successive elimination, issue #27 item 1): the
-# budget goes to the cards still in question. Once one candidate is left, more playouts would
-# not change the choice and the search stops. The check runs on a growing schedule (every
-# quarter more samples), so that its cost stays a small part of the search.
-PRUNE = 2.5
-MIN_SAMPLES = 8
-# The easy bot's card is kept unless the search finds a better one by this many standard
-# errors: a handful of noisy samples should not overrule a sound rule of thumb.
-OVERRULE = 0.5
-
-
-def _sample_seed(seed: int, i: int, salt: int) -> int:
-    return (seed * 1_000_003 + i) * 4 + salt
-
-
-class Search:
-    """The points for the seat's team after each candidate card, sample by sample, and each
-    sample's weight (inference.py). In a sample every candidate still in play is played in the
-    same sampled deal with the same playout seed, so differences between candidates are paired.
-    """
-
-    def __init__(self, legal: list[int]) -> None:
-        self.legal = legal
-        self.active = list(legal)  # the candidates that still get playouts
-        self.rows: list[dict[int, int]] = []  # per complete sample: candidate -> points
-        self.weights: list[float] = []
-        self.playouts = 0
-
-    def mean(self, c: int) -> float:
-        num = den = 0.0
-        for w, row in zip(self.weights, self.rows, strict=True):
-            v = row.get(c)
-            if v is not None:
-                num += w * v
-                den += w
-        return num / den if den else 0.0
-
-    def lead(self, a: int, b: int) -> tuple[float, float]:
-        """Weighted mean and standard error of (a − b) over the samples that played both."""
-        pairs = [(w, row[a] - row[b]) for w, row in zip(self.weights, self.rows, strict=True)
-                 if a in row and b in row]
-        total = sum(w for w, _ in pairs)
-        if not pairs or total <= 0:
-            return 0.0, math.inf
-        m = sum(w * d for w, d in pairs) / total
-        n_eff = total * total / sum(w * w for w, _ in pairs)
-        if n_eff < 2:
-            return m, math.inf
-        var = sum(w * (d - m) ** 2 for w, d in pairs) / total * n_eff / (n_eff - 1)
-        return m, math.sqrt(var / n_eff)
-
-    def best(self) -> int:
-        return max(self.active, key=lambda c: (self.mean(c), -self.legal.index(c)))
-
-    def prune(self) -> None:
-        """Drop the candidates clearly behind the best."""
-        best = self.best()
-        keep = []
-        for c in self.active:
-            m, se = self.lead(best, c)
-            if c == best or m <= PRUNE * se:
-                keep.append(c)
-        self.active = keep
+from .search import Search, choose, sample_seed
 
 
 def search(view: Mapping[str, Any], know: Knowledge, legal: list[int], *, seed: int,
@@ -119,14 +54,13 @@ def search(view: Mapping[str, Any], know: Knowledge, legal: list[int], *, seed: 
     playouts = 0
     slowest = 0.0
     last = start
-    check = MIN_SAMPLES
     i = 0
     limit = samples if samples is not None else cap
     while limit is None or i < limit:
-        deal = sampler.draw(random.Random(_sample_seed(seed, i, 0)))
+        deal = sampler.draw(random.Random(sample_seed(seed, i, 0)))
         state = hypothetical_state(view, deal.hands, deal.scart, deal.piles, know.tricks,
                                    know.led_suits)
-        play_seed = _sample_seed(seed, i, 1)
+        play_seed = sample_seed(seed, i, 1)
         row: dict[int, int] = {}
         for c in result.active:
             after, _ = apply(state, actions.play(know.seat, c))
@@ -147,26 +81,12 @@ def search(view: Mapping[str, Any], know: Knowledge, legal: list[int], *, seed: 
                 # loaded machine runs one now and then much slower, issue #27 item 5).
                 if now + max(2 * (now - start) / playouts, slowest) > deadline:
                     return result
-        result.rows.append(row)
-        result.weights.append(1.0 if history is None else history.weight(deal.hands))
+        result.add(row, 1.0 if history is None else history.weight(deal.hands))
         i += 1
-        if i >= check:
-            result.prune()
-            if len(result.active) == 1:
-                break
-            check = max(i + 1, i * 5 // 4)
+        result.after_sample(i)
+        if len(result.active) == 1:
+            break
     return result
-
-
-def choose(result: Search, preferred: int) -> int:
-    """The searched best card, if it beats the preferred one clearly enough."""
-    if not result.rows:
-        return preferred
-    best = result.best()
-    if best == preferred:
-        return best
-    m, se = result.lead(best, preferred)
-    return best if m > OVERRULE * se else preferred
 
 
 def equivalents(know: Knowledge, legal: list[int]) -> dict[int, int]:
@@ -202,10 +122,13 @@ def decide(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]], *, seed
     started = time.perf_counter()
     acts = view["actions"]
     seat = view["seat"]
+    if acts["scart"] and len(acts["scart_allowed"]) >= 2 and seat is not None:
+        return actions.scart(seat, scart.choose(view, events, seed=seed, budget_ms=budget_ms,
+                                                samples=samples, cap=cap, info=info))
     if view["phase"] != "PLAY" or not acts["play"] or view["trick"] is None:
         return easy.decide(view, events, seed)
     know = build(view, events)
-    estimate = calls.sampled(know, _sample_seed(seed, 0, 2))
+    estimate = calls.sampled(know, sample_seed(seed, 0, 2))
     suit = calls.choose_call(view, know, estimate)
     if suit is not None:
         return actions.call(seat, suit)
