@@ -89,6 +89,18 @@ def test_scart_keeps_honours_and_trumps_and_secures_points() -> None:
     assert set(action["cards"]) == {"BQ", "BN"}
 
 
+def test_scart_discards_a_short_suit_whole_rather_than_court_cards() -> None:
+    # Two low swords beside long cups and coins with a queen each: discarding the swords makes
+    # the dealer void there from trick 1 (issue #27 item 4), where the rule of thumb alone
+    # would have put the queens away.
+    trumps = [f"T{n}" for n in range(2, 9)]
+    want = {CURDIN: ["CK", "C1", "C2", "C3", "CQ", "RK", "R1", "R2", "RQ", "S2", "S5", "T1",
+                     "T21", "NARR", *trumps]}
+    state = dealt(deck_for(CURDIN, want), CURDIN, Options())
+    action = _decide(state, CURDIN)
+    assert set(action["cards"]) == {"S2", "S5"}
+
+
 def test_scart_obeys_the_rooms_scart_rule() -> None:
     want = {CURDIN: ["CQ", "CN", "C1", "C2"]}
     options = Options(scart_forbidden="honours_and_trumps")
