@@ -59,3 +59,29 @@ def test_the_strong_scart_is_legal_repeatable_and_its_own() -> None:
                                  [INDEX[c] for c in v["hand"]])
         differ += sorted(INDEX[c] for c in action["cards"]) != rule
     assert differ > 0  # the search does not merely repeat the rule of thumb
+
+
+def test_moving_hidden_cards_never_changes_the_scart() -> None:
+    # The others' cards that were not shown in the reveal window change hands; the dealer's
+    # view and events stay the same, and so must its scart (the no-peeking rule of issue #15).
+    for seed in range(4):
+        state, events = _at_scart(seed)
+        deal = state.deal
+        dealer = deal.dealer
+        mine = events_for(events, dealer)
+        shown = set(scart._reveals(mine).values())
+        v = view(state, dealer)
+        decision = bots.decide(v, mine, level="strong", seed=seed, samples=6)
+        rng = random.Random(seed)
+        others = [s for s in range(4) if s != dealer]
+        for _ in range(3):
+            a, b = rng.sample(others, 2)
+            x = rng.choice([c for c in range(78) if deal.hands[a] >> c & 1 and c not in shown])
+            y = rng.choice([c for c in range(78) if deal.hands[b] >> c & 1 and c not in shown])
+            hands = list(deal.hands)
+            hands[a] = hands[a] & ~(1 << x) | (1 << y)
+            hands[b] = hands[b] & ~(1 << y) | (1 << x)
+            moved = state._replace(deal=deal._replace(hands=tuple(hands)))
+            assert view(moved, dealer) == v
+            assert bots.decide(view(moved, dealer), mine, level="strong", seed=seed,
+                               samples=6) == decision
