@@ -26,6 +26,7 @@ from games.engine.cards import (
     NARR,
     POINTS_OF,
     STRENGTH_OF,
+    SUIT_MASK,
     SUIT_OF,
     SUITS,
     TRUMP_MASK,
@@ -69,9 +70,12 @@ def _secure(know: Knowledge, best: tuple[int, int], led: str | None, rest: list[
     out = ALL_MASK & ~know.seen
     if SUIT_OF[card] == "T":
         return not out & ABOVE[card]  # no higher trump left out
+    led = led or SUIT_OF[card]  # after a led Narr, this card sets the suit
     higher = out & ABOVE[card] & ~TRUMP_MASK  # higher cards of its suit
+    # With no card of the suit left out, every opponent is void in it.
+    none_out = not out & SUIT_MASK[str(led)]
     for s in opponents:
-        if led in know.voids[s]:
+        if none_out or led in know.voids[s]:
             if "T" not in know.voids[s] and out & TRUMP_MASK:
                 return False  # void in the suit: it may trump
         elif higher:

@@ -116,6 +116,9 @@ def policy_card(seat: int, legal: Sequence[int], cards: Sequence[tuple[int, int]
     return policy_move(seat, mask_of(list(legal)), cards, led, number, led_suits)
 
 
+TRICKS = 19
+
+
 def _threat(led: str, rivals: Sequence[int], hands: Sequence[int]) -> int:
     """The cards the seats of `rivals` may play on a trick of the suit `led` (RULES §7, as
     `trick_legality` says, inlined: the playouts ask this for nearly every card)."""
@@ -151,22 +154,29 @@ def informed_move(seat: int, legal: int, cards: Sequence[tuple[int, int]], led: 
         # opponent can beat.
         best_card, best_points = -1, 1
         threats: dict[str, int] = {}
+        unsafe = 0  # cards with points an opponent can beat: not to be led blindly either
         rest = plain
         while rest:
             low = rest & -rest
             c = low.bit_length() - 1
             rest ^= low
             p = POINTS_OF[c]
-            if p > best_points:
+            if p > 1:
                 suit = str(SUIT_OF[c])
                 threat = threats.get(suit)
                 if threat is None:
                     threat = threats[suit] = _threat(suit, rivals, hands)
-                if not threat & ABOVE[c]:
+                if threat & ABOVE[c]:
+                    unsafe |= low
+                elif p > best_points:
                     best_card, best_points = c, p
         if best_card >= 0:
             return best_card
-        return policy_move(seat, legal, cards, led, number, led_suits)
+        # The blind lead (a king of a suit not led yet, else a low plain card) among the cards
+        # the sample does not show lost; after a led Narr the same, as this card sets the suit.
+        left = legal & ~unsafe
+        return policy_move(seat, left if left & ~NARR_BIT else legal, (), None, number,
+                           led_suits)
     threat = _threat(led, rivals, hands)
     best = leader(cards, led)
     partner = (seat + 2) % 4
@@ -174,7 +184,9 @@ def informed_move(seat: int, legal: int, cards: Sequence[tuple[int, int]], led: 
         return first(plain, SMEAR)  # the partner's trick is safe: give it points
     on_table = 0
     for _, c in cards:
-        on_table += POINTS_OF[c]
+        # Before the last trick the Narr goes back to its owner's team (RULES §9): the winner
+        # gets one card of a point for it.
+        on_table += 1 if c == NARR and number < TRICKS else POINTS_OF[c]
     winners = plain if best is None else plain & ABOVE[best[1]]
     keep = 0
     while winners:

@@ -97,6 +97,8 @@ def choose(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]], *, seed
     for c in hand_cards:
         hand |= 1 << c
     shown = _reveals(events)
+    if view.get("reveal"):  # a reveal that persists is in the view too (not every caller
+        shown = {int(s): INDEX[c] for s, c in view["reveal"].items()}  # passes events)
     table = _play_view(view)
     team = seat % 2
     result = Search(list(range(len(pairs))))
