@@ -478,7 +478,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--warmup", type=float, default=8, help="seconds before a step is measured")
     p.add_argument("--think", type=float, default=3.0, help="a person's time to play a card")
     p.add_argument("--quick", type=float, default=0.5, help="... to deal, Scart, regame")
-    p.add_argument("--budget-ms", type=int, default=200, help="the bots' full budget")
+    p.add_argument("--budget-ms", type=int, default=50,
+                   help="the bots' full budget (the site's default)")
     p.add_argument("--cores", type=int, default=os.cpu_count() or 1,
                    help="bot processes (distributed) or threads (embedded)")
     p.add_argument("--seed", type=int, default=2026)

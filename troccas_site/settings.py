@@ -265,7 +265,9 @@ TROCCAS_LONGEST_COUNTDOWN_SECONDS = 120
 TROCCAS_SWEEP_SECONDS = 2
 # The wall-clock budget of one bot decision (games/services/bots/turns.py); the sweep above also
 # wakes the bots whose wake-up was lost. Embedded mode: the worker threads that run the bots.
-TROCCAS_BOT_BUDGET_MS = env_int("TROCCAS_BOT_BUDGET_MS", 200)
+# 50 ms: the strong bot of issue #27 is at least as strong there as the bot before it was at
+# 200 ms (bench/bot_arena.py; docs/operations.md "Bots, round two"), for a quarter of the CPU.
+TROCCAS_BOT_BUDGET_MS = env_int("TROCCAS_BOT_BUDGET_MS", 50)
 TROCCAS_BOT_THREADS = env_int("TROCCAS_BOT_THREADS", 2)
 # Overloaded bot runners halve the budget down to this floor (games/services/bots/budget.py):
 # below it a strong bot's search is hardly better than the cheapest card, and a turn's fixed
