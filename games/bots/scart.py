@@ -127,6 +127,8 @@ def choose(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]], *, seed
             result.add(row)
             i += 1
             result.after_sample(i)
+            # Not stopped when `settled`: one decision a deal, for the dealer only, with the
+            # deal's points at stake; its budget is spent in full.
             if len(result.active) == 1:
                 break
             continue

@@ -41,8 +41,8 @@ def search(view: Mapping[str, Any], know: Knowledge, legal: list[int], *, seed: 
            budget_ms: float, samples: int | None = None,
            started: float | None = None, infer: bool = True, cap: int | None = None
            ) -> Search:
-    """Play the legal cards in sampled deals until the budget (or `samples`) runs out or one
-    candidate is left; the budget counts from `started` (a perf_counter reading; default:
+    """Play the legal cards in sampled deals until the budget (or `samples`) runs out, one
+    candidate is left or the choice is settled (search.py); the budget counts from `started` (a perf_counter reading; default:
     now). `infer` weighs each sample by the likelihood of the others' plays (inference.py);
     `cap` bounds the number of samples within the budget (the medium level's search)."""
     start = time.perf_counter()
@@ -84,7 +84,7 @@ def search(view: Mapping[str, Any], know: Knowledge, legal: list[int], *, seed: 
         result.add(row, 1.0 if history is None else history.weight(deal.hands))
         i += 1
         result.after_sample(i)
-        if len(result.active) == 1:
+        if len(result.active) == 1 or result.settled:
             break
     return result
 

@@ -28,11 +28,11 @@ def test_the_easy_bot_leading_its_king_attaches_a_call_the_scart_alone_could_ref
 
 @pytest.mark.parametrize("level", LEVELS)
 def test_the_kings_player_following_with_it_attaches_a_call(level: str) -> None:
-    # Benedetg's one sword is its king, on its partner's lead; Curdin, still to play, has shown
-    # no void in swords.
-    state = setup({OWNER: ["S2"], ANNA: ["S3"], BENEDETG: ["SK", "T4"], CURDIN: ["SJ", "S9"]},
-                  void={BENEDETG: "S"})
-    state = play(play(state, OWNER, "S2"), ANNA, "S3")
+    # Benedetg deals (so it knows the scart) and plays its one sword, its king, last, on its
+    # partner's lead: the jack lies in another hand, the call is certain to be accepted.
+    state = setup({CURDIN: ["S2"], OWNER: ["S3"], ANNA: ["SJ", "S9"], BENEDETG: ["SK", "T4"]},
+                  void={BENEDETG: "S"}, dealer=BENEDETG)
+    state = play(play(play(state, CURDIN, "S2"), OWNER, "S3"), ANNA, "S9")
     v = view(state, BENEDETG)
     assert v["legal_cards"] == ["SK"]
     action = bots.decide(v, [], level=level, seed=5, samples=4)
@@ -82,8 +82,9 @@ def test_the_two_estimates_agree_where_nothing_constrains_the_jack() -> None:
     know = build(view(state, BENEDETG), [])
     instant = calls.acceptance(know, Sampler(know), "S", OWNER)
     sampled = calls.sampled_acceptance(know, Sampler(know), "S", OWNER, seed=11, samples=400)
-    # Owner 18 cards, Anna 18, Curdin 19, the scart 2: 37 of 57 places take a call.
-    assert instant == pytest.approx(37 / 57)
+    # Owner 18 cards, Anna 18, Curdin 19, the scart 2: 37 of 57 places take a call, the
+    # scart's 2 counting JACK_IN_SCART times.
+    assert instant == pytest.approx(37 / (57 + (calls.JACK_IN_SCART - 1) * 2))
     assert sampled == pytest.approx(instant, abs=0.08)
 
 
@@ -104,17 +105,17 @@ def test_a_sampled_share_is_judged_less_its_sampling_error() -> None:
     assert calls.cautious(0.0, 40) == 0.0
 
 
-def test_the_sampled_estimate_keeps_a_likely_call_whatever_the_seed() -> None:
-    # Benedetg plays its king of swords; the jack is in the scart (2 of 57 places) or in a hand
-    # that takes the call: a chance of 0.96, which one round of 40 samples often puts under
-    # 0.9 less its error. Further rounds settle it: the call is made for nearly every seed.
+def test_the_sampled_estimate_keeps_a_likely_call_for_most_seeds() -> None:
+    # Benedetg plays its king of swords; the jack is in the scart (2 of 57 places, weighed
+    # JACK_IN_SCART times) or in a hand that takes the call: a chance of 0.93, which one round
+    # of 40 samples often puts under 0.9 less its error. Further rounds settle most of them.
     state = setup({OWNER: ["S2"], ANNA: ["S3"], BENEDETG: ["SK", "T4"], CURDIN: ["SJ", "S9"]},
                   void={BENEDETG: "S"})
     state = play(play(state, OWNER, "S2"), ANNA, "S3")
     know = build(view(state, BENEDETG), [])
     made = sum(calls.attached_call(know, INDEX["SK"], calls.sampled(know, seed)) == "S"
                for seed in range(40))
-    assert made >= 36
+    assert made >= 28
     one_round = sum(calls.attached_call(know, INDEX["SK"], calls.sampled(know, seed, rounds=1))
                     == "S" for seed in range(40))
     assert one_round < made
