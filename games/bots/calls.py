@@ -216,5 +216,5 @@ def attached_call(know: Knowledge, card: int, estimate: Estimate) -> str | None:
     return suit if estimate(suit, know.seat) >= CALL_AT else None
 
 
-__all__ = ["CALL_AT", "JACK_IN_SCART", "Estimate", "acceptance", "attached_call", "cautious", "choose_call",
-           "instant", "sampled", "sampled_acceptance"]
+__all__ = ["CALL_AT", "JACK_IN_SCART", "Estimate", "acceptance", "attached_call", "cautious",
+           "choose_call", "instant", "sampled", "sampled_acceptance"]

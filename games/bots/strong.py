@@ -42,9 +42,10 @@ def search(view: Mapping[str, Any], know: Knowledge, legal: list[int], *, seed: 
            started: float | None = None, infer: bool = True, cap: int | None = None
            ) -> Search:
     """Play the legal cards in sampled deals until the budget (or `samples`) runs out, one
-    candidate is left or the choice is settled (search.py); the budget counts from `started` (a perf_counter reading; default:
-    now). `infer` weighs each sample by the likelihood of the others' plays (inference.py);
-    `cap` bounds the number of samples within the budget (the medium level's search)."""
+    candidate is left or the choice is settled (search.py); the budget counts from `started`
+    (a perf_counter reading; default: now). `infer` weighs each sample by the likelihood of
+    the others' plays (inference.py); `cap` bounds the number of samples within the budget
+    (the medium level's search)."""
     start = time.perf_counter()
     deadline = (start if started is None else started) + budget_ms / 1000.0
     sampler = Sampler(know)
