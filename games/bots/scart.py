@@ -81,6 +81,22 @@ def choose(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]], *, seed
            info: dict[str, Any] | None = None) -> list[int]:
     """The two cards to discard (canonical order), searched until the budget (or `samples`)
     runs out, at most `cap` samples within the budget (the medium level)."""
+    pairs, result, preferred = search(view, events, seed=seed, budget_ms=budget_ms,
+                                      samples=samples, cap=cap)
+    if info is not None:
+        info["playouts"] = result.playouts
+    if result.rows:
+        return pairs[choose_by(result, preferred)]
+    return pairs[preferred]
+
+
+def search(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]], *, seed: int,
+           budget_ms: float, samples: int | None = None, cap: int | None = None,
+           exhaust: bool = False) -> tuple[list[list[int]], Search, int]:
+    """The candidate pairs (each in canonical order), their search (candidates are indexes
+    into the pairs; the points are the dealer's team's) and the index of the easy bot's
+    pair. With a single candidate nothing is searched. `exhaust` spends the whole budget (or
+    `samples`) even once one candidate is left (advice.py)."""
     started = time.perf_counter()
     deadline = started + budget_ms / 1000.0
     seat = view["seat"]
@@ -92,7 +108,7 @@ def choose(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]], *, seed
     if sorted(preferred) not in pairs:
         pairs.append(sorted(preferred))
     if len(pairs) == 1:
-        return sorted(preferred)
+        return pairs, Search([0]), 0
     hand = 0
     for c in hand_cards:
         hand |= 1 << c
@@ -129,13 +145,11 @@ def choose(view: Mapping[str, Any], events: Sequence[Mapping[str, Any]], *, seed
             result.after_sample(i)
             # Not stopped when `settled`: one decision a deal, for the dealer only, with the
             # deal's points at stake; its budget is spent in full.
-            if len(result.active) == 1:
+            if len(result.active) == 1 and not exhaust:
                 break
             continue
         break
-    if info is not None:
-        info["playouts"] = result.playouts
-    return pairs[choose_by(result, pairs.index(sorted(preferred)))]
+    return pairs, result, pairs.index(sorted(preferred))
 
 
-__all__ = ["SHORTLIST", "choose"]
+__all__ = ["SHORTLIST", "choose", "search"]

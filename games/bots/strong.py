@@ -39,13 +39,14 @@ from .search import Search, choose, sample_seed
 
 def search(view: Mapping[str, Any], know: Knowledge, legal: list[int], *, seed: int,
            budget_ms: float, samples: int | None = None,
-           started: float | None = None, infer: bool = True, cap: int | None = None
-           ) -> Search:
+           started: float | None = None, infer: bool = True, cap: int | None = None,
+           exhaust: bool = False) -> Search:
     """Play the legal cards in sampled deals until the budget (or `samples`) runs out, one
     candidate is left or the choice is settled (search.py); the budget counts from `started`
     (a perf_counter reading; default: now). `infer` weighs each sample by the likelihood of
     the others' plays (inference.py); `cap` bounds the number of samples within the budget
-    (the medium level's search)."""
+    (the medium level's search). `exhaust` spends the whole budget (or `samples`) even once
+    the choice is made: advice.py ranks the candidates by their means."""
     start = time.perf_counter()
     deadline = (start if started is None else started) + budget_ms / 1000.0
     sampler = Sampler(know)
@@ -85,7 +86,7 @@ def search(view: Mapping[str, Any], know: Knowledge, legal: list[int], *, seed: 
         result.add(row, 1.0 if history is None else history.weight(deal.hands))
         i += 1
         result.after_sample(i)
-        if len(result.active) == 1 or result.settled:
+        if not exhaust and (len(result.active) == 1 or result.settled):
             break
     return result
 
