@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from asgiref.sync import async_to_sync
 from celery import shared_task
+from channels.layers import get_channel_layer
 
 from games import services
 from games.clubs import rounds
 from games.services import matchmaking
 from games.talk import online
+from games.teaching import hints
 
 
 @shared_task(name="games.wake_deal", ignore_result=True)
@@ -38,6 +41,15 @@ def bot_turn_task(round_id: int, version: int, due: float | None = None) -> bool
     """A bot's turn; does nothing if the table moved on since `version`. `due` (when the bot
     was to act) lets this worker process shrink its bots' budget when it falls behind."""
     return services.wake_bot(round_id, version, due)
+
+
+@shared_task(name=hints.HINT_TASK, ignore_result=True)
+def hint_task(code: str, user_id: int, version: int, channel_name: str,
+              action_id: str | None = None) -> None:
+    """A hint for a player's socket (games/teaching/hints.py): computed here, on a bot
+    worker, and sent to that socket alone. Ids only in the message: never a card."""
+    message = hints.reply(hints.HintJob(code, user_id, version), action_id)
+    async_to_sync(get_channel_layer().send)(channel_name, message)
 
 
 @shared_task(name="games.purge_connections", ignore_result=True)

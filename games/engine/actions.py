@@ -43,6 +43,9 @@ class Kind(StrEnum):
     TALK = "talk"
     # `ping` and `sync`: no action_id, no version, answered at once.
     CONTROL = "control"
+    # A request for the strong bot's advice (games/teaching/, issue #28): changes no table,
+    # answered to the asking socket alone.
+    TEACHING = "teaching"
 
 
 @unique
@@ -227,6 +230,8 @@ _SPECS: tuple[ActionSpec, ...] = (
     # Control messages.
     _of(Kind.CONTROL, "sync", Sender.ANYONE),
     _of(Kind.CONTROL, "ping", Sender.ANYONE),
+    # A hint at a practice table (games/teaching/hints.py): the seat's best actions.
+    _of(Kind.TEACHING, "hint", Sender.SEAT),
     # Table talk (games/live/talk.py, games/talk/). A seated player's talk reaches the table,
     # a spectator's the spectators. Exactly one of text and phrase: talk refuses both or
     # neither (games/talk/speech.py), the parser only their types.
@@ -254,6 +259,7 @@ LOBBY_TYPES: Final = _types(Kind.LOBBY)
 SYSTEM_TYPES: Final = _types(Kind.SYSTEM)
 TALK_TYPES: Final = _types(Kind.TALK)
 CONTROL_TYPES: Final = _types(Kind.CONTROL)
+TEACHING_TYPES: Final = _types(Kind.TEACHING)
 # What a client may send (the system's own actions are refused: SYSTEM_ACTION).
 CLIENT_TYPES: Final = frozenset(ACTIONS) - SYSTEM_TYPES
 # The engine's actions in the table's order (TRANSCRIPT.md).

@@ -59,6 +59,11 @@ class ErrorCode(StrEnum):
     CANNOT_TARGET_SELF = "CANNOT_TARGET_SELF"
     ROOM_CLOSED = "ROOM_CLOSED"
     ROOM_NOT_FOUND = "ROOM_NOT_FOUND"
+    # Teaching (games/teaching/, issue #28): a hint where a result counts, or with no
+    # decision of the player's to advise on.
+    HINT_NOT_ALLOWED = "HINT_NOT_ALLOWED"
+    NOTHING_TO_ADVISE = "NOTHING_TO_ADVISE"
+    HINT_PENDING = "HINT_PENDING"
     SPECTATORS_NOT_ALLOWED = "SPECTATORS_NOT_ALLOWED"
     NOT_AUTHENTICATED = "NOT_AUTHENTICATED"
     STALE_VERSION = "STALE_VERSION"
@@ -186,6 +191,9 @@ HTTP_STATUS: Final[dict[ErrorCode, int]] = {
     ErrorCode.BOT_TABLES_CAPPED: 409,
     ErrorCode.PLAYER_NOT_FOUND: 404,
     ErrorCode.ROOM_NOT_FOUND: 404,
+    ErrorCode.HINT_NOT_ALLOWED: 403,
+    ErrorCode.NOTHING_TO_ADVISE: 409,
+    ErrorCode.HINT_PENDING: 429,
     ErrorCode.NOT_FOUND: 404,
     ErrorCode.METHOD_NOT_ALLOWED: 405,
     ErrorCode.NEW_MATCH_ALREADY_ON: 409,

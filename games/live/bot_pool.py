@@ -18,11 +18,14 @@ import logging
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import close_old_connections, connection
 
 from games import services
 from games.services.bots.budget import governor
+from games.teaching import hints
 
 log = logging.getLogger(__name__)
 
@@ -86,6 +89,28 @@ class EmbeddedBots:
                 pool.submit(self._run, round_id, version, due)
             except RuntimeError:  # shut down meanwhile
                 governor.queue(-1)
+
+    def hint(self, job: hints.HintJob, channel_name: str, action_id: str | None) -> bool:
+        """A hint (games/teaching/hints.py) on a bot thread; False if the pool is not running
+        (the socket is told SERVER_ERROR)."""
+        with self._lock:
+            pool = self._pool
+            if pool is None:
+                return False
+            try:
+                pool.submit(self._hint, job, channel_name, action_id)
+            except RuntimeError:  # shut down meanwhile
+                return False
+        return True
+
+    @staticmethod
+    def _hint(job: hints.HintJob, channel_name: str, action_id: str | None) -> None:
+        close_old_connections()
+        try:
+            message = hints.reply(job, action_id)
+        finally:
+            connection.close()
+        async_to_sync(get_channel_layer().send)(channel_name, message)
 
     @staticmethod
     def _run(round_id: int, version: int, due: float) -> None:

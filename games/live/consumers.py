@@ -27,6 +27,7 @@ from games.live import bot_pool, broadcast, timer_loop
 from games.live.protocol import (
     PROTOCOL_VERSION,
     TALK_TYPES,
+    TEACHING_TYPES,
     ProtocolError,
     client_protocol,
     parse,
@@ -42,11 +43,16 @@ from games.live.socket_db import SIGNED_OUT as _SIGNED_OUT
 from games.live.socket_db import Auth, SignedOut, db_call, if_signed_in, signed_in
 from games.live.talk import TalkMixin
 from games.live.version_buffer import GAP_WAIT, Arrival, VersionBuffer
+from games.services.errors import ServiceError
 from games.services.writer import Outcome
+from games.teaching import hints
 
 log = logging.getLogger(__name__)
 
-__all__ = ["CLOSE_CODES", "CLOSE_SERVER_ERROR", "GAP_WAIT", "RoomConsumer"]
+__all__ = ["CLOSE_CODES", "CLOSE_SERVER_ERROR", "GAP_WAIT", "HINT_PENDING_S", "RoomConsumer"]
+
+# A hint not answered within this many seconds no longer blocks the next (a lost task).
+HINT_PENDING_S = 10.0
 
 # One room's writes run one at a time in this process, in arrival order, so its after-commit
 # broadcasts leave in version order (games/live/socket_db.py says why the calls themselves run
@@ -75,6 +81,8 @@ def _touch_signed_in(auth: Auth, channel_name: str) -> bool:
 class RoomConsumer(TalkMixin, LiveSocket):
     # The groups it joins (broadcast.GROUP_MESSAGES): a handler for every type of each.
     GROUP_KINDS = ("table", "user")
+    # When this socket's hint was asked for (the loop's clock), until its answer came.
+    hint_pending: float | None = None
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Call the handler of a message, without Channels' per-message connection cleanup.
@@ -201,6 +209,9 @@ class RoomConsumer(TalkMixin, LiveSocket):
             # Talk never changes the table: no room lock, its own handler (games/live/talk.py).
             await self.talk_command(cmd)
             return
+        if cmd.type in TEACHING_TYPES:
+            await self._hint(cmd.action_id)
+            return
         outcome: Outcome | SignedOut
         try:
             async with self.room_lock:
@@ -314,6 +325,41 @@ class RoomConsumer(TalkMixin, LiveSocket):
         self.versions.sent_version(event["version"])
         if "match" in event:
             self.talk_match_now(event["match"])
+
+    async def _hint(self, action_id: str | None) -> None:
+        """A hint (games/teaching/hints.py): checked here, computed by a bot runner, answered
+        to this socket alone (`teaching_hint`). One at a time per socket: a search is CPU."""
+        if self.hint_pending is not None and (
+                asyncio.get_running_loop().time() - self.hint_pending < HINT_PENDING_S):
+            await self._send_error("HINT_PENDING", action_id)
+            return
+        try:
+            job = await db_call(hints.check)(self.code, self.user)
+        except ServiceError as exc:
+            await self._send_error(str(exc.code), action_id)
+            return
+        self.hint_pending = asyncio.get_running_loop().time()
+        if settings.TROCCAS_MODE == "distributed":
+            try:
+                hints.enqueue(job, self.channel_name, action_id)
+            except Exception:
+                log.exception("could not send the hint task of room %s", self.code)
+                self.hint_pending = None
+                await self._send_error("SERVER_ERROR", action_id)
+        elif not bot_pool.embedded.hint(job, self.channel_name, action_id):
+            self.hint_pending = None
+            await self._send_error("SERVER_ERROR", action_id)
+
+    async def teaching_hint(self, event: dict[str, Any]) -> None:
+        """A runner's answer to this socket's hint: the `hint` frame, or the refusal's code."""
+        self.hint_pending = None
+        if self._closing():
+            return
+        if "error" in event:
+            await self._send_error(event["error"], event.get("action_id"))
+            return
+        await self.send(text_data=broadcast.encode(
+            {**event["frame"], "action_id": event.get("action_id")}))
 
     async def layer_resync(self, event: dict[str, Any]) -> None:
         """The channel layer may have missed publications while its connection to Redis was

@@ -18,6 +18,7 @@ from games.engine.actions import (
     LOBBY_TYPES,
     SYSTEM_TYPES,
     TALK_TYPES,
+    TEACHING_TYPES,
     FieldType,
     Kind,
     accepts,
@@ -57,7 +58,8 @@ MAX_ACTION_ID = 64
 # changes the table; the message records the version it was said at.
 __all__ = [
     "CLIENT_TYPES", "CONTROL_TYPES", "GAME_TYPES", "LOBBY_TYPES", "MAX_ACTION_ID", "MAX_DEPTH",
-    "MAX_FRAME_BYTES", "PROTOCOL_VERSION", "SYSTEM_TYPES", "TALK_TYPES", "ProtocolError",
+    "MAX_FRAME_BYTES", "PROTOCOL_VERSION", "SYSTEM_TYPES", "TALK_TYPES", "TEACHING_TYPES",
+    "ProtocolError",
     "client_protocol", "parse", "too_deep",
 ]
 

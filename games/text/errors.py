@@ -87,6 +87,11 @@ MESSAGES: dict[str, Promise] = {
     ErrorCode.REPORT_REASON_UNKNOWN: _("Choose why you report this message."),
     ErrorCode.ROOM_CLOSED: _("This room is closed: open a new table from the home page."),
     ErrorCode.ROOM_NOT_FOUND: _("There is no room with this invite code."),
+    ErrorCode.HINT_NOT_ALLOWED: _("Hints are only for practice tables, where every other seat "
+                                  "is a bot's: not where a result counts."),
+    ErrorCode.NOTHING_TO_ADVISE: _("There is nothing to advise on now: a hint is for your "
+                                   "card to play or your Scart."),
+    ErrorCode.HINT_PENDING: _("Your hint is on its way: one at a time."),
     ErrorCode.SPECTATORS_NOT_ALLOWED: _("The room owner does not allow spectators at this table."),
     ErrorCode.INVALID_OPTIONS: _("These house rules are not valid: check the values and try "
                                  "again."),

@@ -31,6 +31,7 @@ from games.engine.actions import (
     STAND_IN_TYPES,
     SYSTEM_TYPES,
     TALK_TYPES,
+    TEACHING_TYPES,
     FieldType,
     Kind,
     Sender,
@@ -67,11 +68,13 @@ def _documented() -> dict[Kind, dict[str, list[str]]]:
     control = sec.index("**Control messages**")
     flood = sec.index("**Flood limits.**")
     talk = sec.index("### Table talk")
+    hints = sec.index("### Hints")
     return {
         Kind.GAME: _rows(sec[game:lobby]),
         Kind.LOBBY: _rows(sec[lobby:control]),
         Kind.CONTROL: _rows(sec[control:flood]),
-        Kind.TALK: _rows(sec[talk:]),
+        Kind.TALK: _rows(sec[talk:hints]),
+        Kind.TEACHING: _rows(sec[hints:]),
     }
 
 
@@ -98,7 +101,7 @@ def test_the_system_actions_are_the_servers_own() -> None:
 
 
 def test_the_kind_sets_cover_the_table_once() -> None:
-    sets = [GAME_TYPES, LOBBY_TYPES, SYSTEM_TYPES, TALK_TYPES, CONTROL_TYPES]
+    sets = [GAME_TYPES, LOBBY_TYPES, SYSTEM_TYPES, TALK_TYPES, CONTROL_TYPES, TEACHING_TYPES]
     assert sum(map(len, sets)) == len(ACTIONS)
     assert frozenset().union(*sets) == set(ACTIONS)
     assert all(spec.type == type_ for type_, spec in ACTIONS.items())

@@ -122,7 +122,7 @@ def test_members_are_their_own_names_and_the_engine_codes_are_members():
     assert all(code.value == code.name for code in ErrorCode)
     assert set(RULE_CODES) <= set(ErrorCode)
     assert ErrorCode.NOT_DEALER == "NOT_DEALER"
-    assert len(CODES) == 119
+    assert len(CODES) == 122
 
 
 def test_a_code_may_be_given_as_its_string_but_an_unknown_one_fails():
