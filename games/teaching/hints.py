@@ -27,6 +27,7 @@ from games.bots import advice
 from games.engine import events_for, view
 from games.engine.errors import ErrorCode
 from games.models import MatchStatus
+from games.services.bots.stand_ins import practice_person
 from games.services.bots.turns import deal_events
 from games.services.errors import ServiceError
 from games.services.tables import Table, load_code, seats_of
@@ -57,7 +58,8 @@ def _seat(t: Table, user_id: int) -> int:
     mine = next((s for s in seats if s.user_id == user_id and s.index is not None), None)
     if mine is None or mine.index is None:
         raise ServiceError(ErrorCode.NOT_SEATED)
-    if any(not s.is_bot for s in seats if s.user_id != user_id):
+    # The table's own notion of a practice table (the view's `match.practice`, the pause).
+    if practice_person(seats) != user_id:
         raise ServiceError(ErrorCode.HINT_NOT_ALLOWED)
     if getattr(t.room, "tournament_table", None) is not None:
         raise ServiceError(ErrorCode.HINT_NOT_ALLOWED)

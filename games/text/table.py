@@ -163,6 +163,16 @@ def ui_strings() -> dict[str, str]:
         "match_over": _("Match over"),
         "resigned": _("%(name)s resigned."),
         "resign": _("Resign"),
+        # Hints at a practice table (issue #28): the strong bot's best actions.
+        "hint": _("Hint"),
+        "hint_wait": _("The strong bot is thinking…"),
+        "hint_title": _("The strong bot's advice"),
+        # %(cards)s: two card names joined by " + ".
+        "hint_scart": _("Scart %(cards)s"),
+        # The points the player's team is expected to end the deal with after this choice.
+        "hint_points": _("%(points)s points expected"),
+        "hint_behind": _("%(points)s less than the best"),
+        "hint_call": _("First call BUOB on %(suit)s: accepted about %(chance)s times in 100."),
         "leave_confirm": _("A bot will play for you after %(n)s s; leave anyway?"),
         "leave_confirm_practice": _("The game waits for you until you come back; leave "
                                     "anyway?"),
@@ -189,6 +199,7 @@ def ui_strings() -> dict[str, str]:
         "key_b": _("call BUOB"),
         "key_l": _("show the last trick"),
         "key_d": _("deal the next pass (dealer)"),
+        "key_h": _("ask the strong bot for a hint (practice tables)"),
         "key_help": _("show this help"),
         "key_esc": _("close a window"),
         "close": _("Close"),

@@ -264,11 +264,25 @@
  *   watching: how many people without a seat have the table open (a count, never who)
  */
 /** @typedef {{ type: "pong" }} PongMessage */
+/**
+ * One option of a hint (issue #28): a card (with the cards that play alike, and whether the
+ * advice attaches a BUOB call to this king) or a pair for the Scart; `points` the asker's
+ * team's expected card points at the deal's end, `behind` its difference to the best (<= 0).
+ * @typedef {{ type: "play_card", card: CardId, same: CardId[], call_buob: boolean,
+ *   points: number, behind: number }
+ *   | { type: "discard_scart", cards: CardId[], points: number, behind: number }} HintOption
+ */
+/**
+ * The strong bot's advice, to the asking socket alone, for the table's `version` then.
+ * @typedef {{ type: "hint", action_id: string | null, version: number,
+ *   kind: "play" | "scart", options: HintOption[],
+ *   call: { suit: Suit, chance: number } | null }} HintMessage
+ */
 
 /**
  * Every frame the server sends.
  * @typedef {StateMessage | AckMessage | ErrorMessage | PresenceMessage
- *   | PongMessage} ServerMessage
+ *   | PongMessage | HintMessage} ServerMessage
  */
 
 // --- client messages (protocol §4) ----------------------------------------------------------
@@ -307,7 +321,10 @@
  */
 
 /** @typedef {{ type: "ping" } | { type: "sync" }} ControlMessage */
+/** A request that changes nothing: an `action_id`, no version. @typedef {{ type: "hint",
+ *   action_id: string }} AskMessage */
 
-/** Every frame the client sends. @typedef {Command<CommandType> | ControlMessage} ClientMessage */
+/** Every frame the client sends.
+ * @typedef {Command<CommandType> | ControlMessage | AskMessage} ClientMessage */
 
 export {};

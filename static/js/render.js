@@ -11,6 +11,7 @@ import { Attention } from "./views/attention.js";
 import { announcePresence, awayTick } from "./views/away.js";
 import { cardChosen, handKey, renderHand } from "./views/hand.js";
 import { wireHelp } from "./views/help.js";
+import { clearHint, markHinted, showHint } from "./views/hint.js";
 import { renderLobby } from "./views/lobby.js";
 import { POS, Scene } from "./views/scene.js";
 import { renderBar } from "./views/scorebar.js";
@@ -22,7 +23,7 @@ import { announceEvents, announcePlays } from "./views/toasts.js";
 import { renderCenter, skipHold, trackTrick } from "./views/trick.js";
 
 /**
- * @import { CardId, GameEvent, View } from "./protocol.js"
+ * @import { CardId, GameEvent, HintMessage, View } from "./protocol.js"
  * @import { TableContext } from "./views/scene.js"
  * @import { Hold } from "./views/trick.js"
  */
@@ -86,12 +87,17 @@ export class Table extends Scene {
     this.sheetClosed = false;
     this.status = h("p.status");
     this.actions = h("div.actions");
+    // The strong bot's advice at a practice table (views/hint.js): asked, shown, cleared.
+    this.hintPanel = h("div.hint-panel", { hidden: true, role: "status" });
+    this.hintAsked = false;
+    /** @type {CardId | null} the hint's best card, lifted in the hand */
+    this.hinted = null;
     this.hand = h("div.hand", { role: "group", "aria-label": S.your_hand,
       "aria-describedby": "hand-help" });
     this.handHelp = h("p.visually-hidden", { id: "hand-help" }, `${S.hand_help} ${S.early_help}`);
     this.overlay = h("div.overlay", { hidden: true });
     this.tableEl = h("section.table", { hidden: true }, this.bar, this.felt, this.status,
-      this.actions, this.hand, this.handHelp, this.overlay);
+      this.actions, this.hintPanel, this.hand, this.handHelp, this.overlay);
     this.root.replaceChildren(this.banner, this.closedNote, this.lobby, this.tableEl);
     this.hand.addEventListener("click", (e) => {
       const el = /** @type {HTMLElement | null} */ (
@@ -142,6 +148,7 @@ export class Table extends Scene {
       if (view.phase !== "ROUND_OVER") this.showPiles = false;
     }
     this.busyUntil = 0;
+    clearHint(this);
     premoveOnView(this, prev, view);
     trackTrick(this, prev, view);
     this.render();
@@ -194,7 +201,13 @@ export class Table extends Scene {
 
   renderActions() { renderActions(this); }
 
-  renderHand() { renderHand(this); }
+  renderHand() {
+    renderHand(this);
+    markHinted(this);
+  }
+
+  /** A `hint` frame for the current version (views/hint.js). @param {HintMessage} msg */
+  showHint(msg) { showHint(this, msg); }
 
   /** @param {boolean} [force] show (true) or hide (false) the last trick; toggle if omitted */
   toggleLast(force) {
@@ -264,4 +277,6 @@ export class Table extends Scene {
 
   /** The D shortcut: the deal button, if there is one. */
   pressDeal() { pressAction(this, "deal"); }
+
+  pressHint() { pressAction(this, "hint"); }
 }

@@ -125,7 +125,7 @@ function start() {
   /** @type {Map<string, (() => void) | null>} action_id → callback when answered */
   const pending = new Map();
   /** The type of each command still waiting for its answer, by action_id.
-   *  @type {Map<string, CommandType>} */
+   *  @type {Map<string, CommandType | "hint">} */
   const sentTypes = new Map();
   /** The commands the page sent by itself (a card chosen early, a single legal card): a
    *  refusal because the table moved on is not shown (the view that follows says it all).
@@ -140,7 +140,7 @@ function start() {
   const editRules = rulesEditor(dialog, form, () => (table.view ? table.view.room.options : null),
     (options) => command("set_options", { options }));
 
-  const table = new Table(root, { cfg, S, names, command, toast, announce, editRules });
+  const table = new Table(root, { cfg, S, names, command, ask, toast, announce, editRules });
   guardLeaving(() => table.view, S);
   table.setBanner(S.connecting);
 
@@ -223,6 +223,12 @@ function start() {
       case "ack":
         answered(msg.action_id);
         break;
+      case "hint":
+        // Judged at another version (the table moved on meanwhile): not this decision's.
+        pending.delete(msg.action_id || "");
+        if (msg.version === version) table.showHint(msg);
+        else answered(msg.action_id);
+        break;
       default:
         break; // pong and anything new
     }
@@ -299,6 +305,23 @@ function start() {
     if (quiet) quietIds.add(actionId);
   }
 
+  /**
+   * A request that changes nothing (docs/protocol.md "Hints"): no version; `done` runs if it
+   * is refused (its `error`) or cannot be sent.
+   * @param {"hint"} type
+   * @param {(() => void) | null} [done]
+   */
+  function ask(type, done = null) {
+    const actionId = uuid();
+    if (!conn.send({ type, action_id: actionId })) {
+      toast(S.offline);
+      if (done) done();
+      return;
+    }
+    pending.set(actionId, done);
+    sentTypes.set(actionId, type);
+  }
+
   // --- keyboard shortcuts ----------------------------------------------------------------------
 
   document.addEventListener("keydown", (e) => {
@@ -310,6 +333,7 @@ function start() {
     if (key === "b") table.pressBuob();
     else if (key === "l" && table.view && table.view.last_trick) table.toggleLast();
     else if (key === "d") table.pressDeal();
+    else if (key === "h") table.pressHint();
     else if (key === "?") byId("help-pop").togglePopover();
     // Esc closes what lies on top first: the score sheet lies over the felt, so it goes
     // before the trick held under it (unless Esc is closing the help over the sheet). The

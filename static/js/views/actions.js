@@ -4,6 +4,7 @@
 
 import { fmt, h, patch } from "../dom.js";
 import { isSuit } from "../suits.js";
+import { hintButton } from "./hint.js";
 import { resignButton } from "./resign.js";
 
 /**
@@ -20,7 +21,7 @@ export function renderActions(t) {
     && v.legal_cards.some((c) => isSuit(c[0]) && c.endsWith("K"));
   const key = JSON.stringify([v.actions, suits, t.selected.size, [...t.selected],
     t.buobMenu, kingLegal, t.attachBuob, v.phase, v.hand_counts[v.dealer], v.seat,
-    v.match && v.match.status]);
+    v.match && v.match.status, v.match && v.match.practice, t.hintAsked]);
   patch(t.actions, key, () => {
     const out = [];
     if (v.actions.deal) {
@@ -56,6 +57,8 @@ export function renderActions(t) {
         onchange: (e) => { t.attachBuob = /** @type {HTMLInputElement} */ (e.target).checked; } }),
       " ", S.buob_with_card));
     }
+    const hint = hintButton(t);
+    if (hint) out.push(hint);
     const resign = resignButton(t);
     if (resign) out.push(resign);
     return out;
@@ -88,7 +91,7 @@ function callBuob(t, suit) {
 /**
  * Click the action button `name` (data-action) if it is there: the keyboard shortcuts.
  * @param {Table} t
- * @param {"buob" | "deal"} name
+ * @param {"buob" | "deal" | "hint"} name
  */
 export function pressAction(t, name) {
   const b = /** @type {HTMLElement | null} */ (t.actions.querySelector(`[data-action=${name}]`));

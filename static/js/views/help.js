@@ -73,6 +73,8 @@ function shortcuts(t, seated) {
     [["←", "→"], [S.key_arrows]], [["Enter", "Space"], [S.key_enter]], [["B"], [S.key_b]],
     [["D"], [S.key_d]],
   ];
+  // The Hint button is at practice tables only (views/hint.js).
+  if (t.view && t.view.match && t.view.match.practice) hand.push([["H"], [S.key_h]]);
   // A key with two uses (Esc) is listed twice: the list is a two-column grid of dt and dd.
   /** @type {Array<[string[], string[]]>} */
   const keys = [...(seated ? hand : []), [["L"], [S.key_l]], [["?"], [S.key_help]],

@@ -54,6 +54,8 @@ import { fmt, h } from "../dom.js";
  * @property {Strings} S
  * @property {Record<CardId, string>} names the cards' names in the page's language
  * @property {SendCommand} command
+ * @property {(type: "hint", done?: (() => void) | null) => void} ask a request that changes
+ *   nothing (no version): `done` runs if it is refused or not sent
  * @property {(text: string, kind?: "error" | "info") => void} toast
  * @property {(text: string) => void} announce says `text` to screen readers
  * @property {(options: RoomOptions) => void} editRules opens the house-rule editor
