@@ -114,3 +114,18 @@ def test_a_table_that_moved_on_answers_for_its_new_version(owner: Any) -> None:
     # The Scart is made; a bot leads: the answer now is the refusal, with the request's id.
     assert message == {"type": "teaching.hint", "action_id": "h1", "error": "NOTHING_TO_ADVISE"}
     assert Room.objects.get(pk=room.pk).version == job.version + 1
+
+
+@FAST
+def test_no_hint_at_a_tournaments_table_even_with_bots_only(owner: Any, players: list[Any]
+                                                           ) -> None:
+    # A director's table where bots fill every other seat still counts for the tournament.
+    from tests.clubs import tournament_rows
+
+    room = services.create_practice_table(owner, "easy")
+    _to_scart(room.code, owner)
+    t = tournament_rows.tournament(players[0])
+    entrant = tournament_rows.entrants(t, [owner])[0]
+    rnd = tournament_rows.round_of(t, 1)
+    tournament_rows.table(rnd, 1, [entrant] * 4, [owner] * 4, room=room)
+    assert _refused(room.code, owner) == "HINT_NOT_ALLOWED"
