@@ -42,10 +42,11 @@ GROUP_MESSAGES: dict[str, frozenset[str]] = {
     "tournament": frozenset({"tournament.changed"}),
 }
 # Sent to one channel rather than a group: the layer's own word after Redis was out of reach
-# (channel_layer.RESYNC_MESSAGE, to every consumer) and a socket's note to itself.
+# (channel_layer.RESYNC_MESSAGE, to every consumer), a socket's note to itself, and a bot
+# runner's answer to the socket that asked for a hint (games/teaching/hints.py).
 CHANNEL_MESSAGES: dict[str, frozenset[str]] = {
     "any": frozenset({"layer.resync"}),
-    "table": frozenset({"table.gap", "talk.refilter"}),
+    "table": frozenset({"table.gap", "talk.refilter", "teaching.hint"}),
 }
 
 
