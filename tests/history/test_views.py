@@ -254,9 +254,11 @@ def test_history_filters(client: Client, owner, players, make_user, seeded_decks
     assert {r["partner"].pk for r in rows(f"?partner={other.pk}")} == {other.pk}
     assert len(rows(f"?partner={players[1].pk}")) == 6
     assert {r["match"].room_id for r in rows(f"?room={room2.pk}")} == {room2.pk}
-    recent = (now - timedelta(days=2)).date().isoformat()
+    # Dates as the site's time zone reads them (the filter's): UTC's date is a day off in
+    # the hour after midnight there.
+    recent = timezone.localdate(now - timedelta(days=2)).isoformat()
     assert len(rows(f"?date_from={recent}")) == 3
-    old = (now - timedelta(days=30)).date().isoformat()
+    old = timezone.localdate(now - timedelta(days=30)).isoformat()
     assert [r["result"] for r in rows(f"?date_to={old}")] == ["draw"]
     # The partner select offers only this player's partners.
     form = client.get(base).context["form"]
