@@ -31,5 +31,11 @@ class GamesConfig(AppConfig):
         from accounts.sessions import credentials_changed
 
         user_logged_out.connect(broadcast.on_logged_out, dispatch_uid="troccas-sockets-logout")
+        # Issue #28 item 1: the lessons a visitor finished become their account's.
+        from django.contrib.auth.signals import user_logged_in
+
+        from games.teaching import course
+
+        user_logged_in.connect(course.carry_over, dispatch_uid="troccas-lessons-carry-over")
         credentials_changed.connect(broadcast.on_credentials_changed,
                                     dispatch_uid="troccas-sockets-credentials")

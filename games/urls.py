@@ -3,6 +3,7 @@ from django.urls import path, register_converter
 from games.history import views as views_history
 from games.views import clubs as club_views
 from games.views import friends as friend_views
+from games.views import learn as learn_views
 from games.views import pages as views
 from games.views import preferences as preference_views
 from games.views import queue as queue_views
@@ -20,6 +21,11 @@ urlpatterns = [
     path("faq/", views.faq, name="faq"),
     path("rules/", rules_views.rules, name="rules"),
     path("rules/bock/", rules_views.bock, name="rules_bock"),
+    path("learn/", learn_views.course_page, name="learn"),
+    path("learn/<slug:slug>/", learn_views.lesson_page, name="lesson"),
+    path("learn/<slug:slug>/move/", learn_views.lesson_move, name="lesson_move"),
+    path("learn/<slug:slug>/restart/", learn_views.lesson_restart, name="lesson_restart"),
+    path("learn/<slug:slug>/hint/", learn_views.lesson_hint, name="lesson_hint"),
     path("preferences/sounds/", preference_views.table_sounds, name="table_sounds"),
     path("preferences/single-card/", preference_views.play_single_card, name="play_single_card"),
     path("rooms/join/", views.join, name="join"),

@@ -49,6 +49,7 @@ from games.models.talk import (
     TalkReport,
     TalkSuspension,
 )
+from games.models.teaching import LessonProgress
 from games.models.tournaments import (
     DirectorAction,
     Entrant,
@@ -76,8 +77,8 @@ __all__ = [
     "Admission", "Club", "ClubInvite", "ClubInviteKind", "Membership", "Role",
     "INVITE_ALPHABET", "INVITE_LENGTH", "PRESENCE_TIMEOUT", "STALE_AFTER", "Announcement",
     "Block", "BlockedWord", "Connection", "DeadlineKind", "DebtStatus", "FAQEntry",
-    "FriendRequest", "Friendship", "Match", "MatchStatus", "NarrDebt", "NoticeKind",
-    "Notification", "PairStats", "Phase", "PlayerRating", "QueueEntry", "QueueStatus",
+    "FriendRequest", "Friendship", "LessonProgress", "Match", "MatchStatus", "NarrDebt",
+    "NoticeKind", "Notification", "PairStats", "Phase", "PlayerRating", "QueueEntry", "QueueStatus",
     "QuickPhrase", "RatingHistory", "Room",
     "Round", "RoundAction", "Seat", "SitePresence", "TalkAudience", "TalkMessage", "TalkMute",
     "ReportReason", "TalkReport", "TalkSuspension", "Team", "Trick", "Visibility", "Winner",

@@ -118,7 +118,12 @@ def answer(job: HintJob) -> dict[str, Any]:
     events = events_for(deal_events(t), seat)
     got = advice.rank(v, events, seed=_seed(job.code, t.room.version, job.user_id),
                       budget_ms=budget_ms())
-    return {"type": "hint", "version": t.room.version, "kind": got.kind,
+    return frame(got, t.room.version)
+
+
+def frame(got: advice.Advice, version: int) -> dict[str, Any]:
+    """The `hint` frame of an advice given at `version` (a table's, or a lesson's)."""
+    return {"type": "hint", "version": version, "kind": got.kind,
             "options": [_option(o) for o in got.options[:SHOWN]], "call": got.call}
 
 
@@ -144,4 +149,5 @@ def enqueue(job: HintJob, channel_name: str, action_id: str | None) -> None:
     app.send_task(HINT_TASK, (job.code, job.user_id, job.version, channel_name, action_id))
 
 
-__all__ = ["HINT_TASK", "SHOWN", "HintJob", "answer", "budget_ms", "check", "enqueue", "reply"]
+__all__ = ["HINT_TASK", "SHOWN", "HintJob", "answer", "budget_ms", "check", "enqueue", "frame",
+           "reply"]

@@ -12,9 +12,13 @@ led (`suit_C` … `suit_T`), and adds `refusal_narr` when the Narr is among the 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from django.utils.translation import gettext as _
 
 from games.engine.errors import ErrorCode
+from games.text.cards import card_name
 from games.text.errors import message_for
 
 # The codes of a refusal that names no card: the error's own sentence says it all (RULES §12).
@@ -43,3 +47,24 @@ def refusal_strings() -> dict[str, str]:
     for code in _PLAIN:
         s[f"refusal_{code}"] = message_for(code)
     return s
+
+
+def _suit_word(suit: str) -> str:
+    # The same words as the table's `suit_C` … `suit_T` (games/text/table.py).
+    return {"C": _("cups"), "R": _("coins"), "S": _("swords"), "B": _("batons"),
+            "T": _("trumps")}.get(suit, "")
+
+
+def sentence(code: str, refusal: Mapping[str, Any] | None, narr_legal: bool = False) -> str:
+    """The refusal of a move as the table says it, composed on the server (the lessons,
+    games/teaching/course.py): with the cards of the player's hand the rule asks for when the
+    view's `refusal` is this code's, else the code's own sentence."""
+    strings = refusal_strings()
+    if refusal is None or refusal.get("code") != code or not refusal.get("cards"):
+        return message_for(code)
+    names = [card_name(c) for c in refusal["cards"]]
+    cards = names[0] if len(names) == 1 else strings["cards_and"] % {
+        "cards": ", ".join(names[:-1]), "last": names[-1]}
+    text = strings[f"refusal_{code}"] % {"cards": cards,
+                                          "suit": _suit_word(refusal.get("suit") or "")}
+    return f"{text} {strings['refusal_narr']}" if narr_legal else text

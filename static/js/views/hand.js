@@ -173,7 +173,7 @@ export function cardChosen(t, id) {
   if (!v || v.seat === null) return;
   if (v.phase === "SCART" && v.actions.scart) {
     const why = reason(t, id);
-    if (why && !t.selected.has(id)) { t.ctx.toast(why); return; }
+    if (why && !t.selected.has(id)) { refuse(t, id, why); return; }
     if (t.selected.has(id)) t.selected.delete(id);
     else if (t.selected.size < 2) t.selected.add(id);
     else { t.selected.delete([...t.selected][0]); t.selected.add(id); }
@@ -195,6 +195,18 @@ export function cardChosen(t, id) {
   // would refuse it with the same code. A view that is behind the table only delays the
   // play; a card it offers goes to the server, which has the last word.
   const why = reason(t, id);
-  if (why) { t.ctx.toast(why); return; }
+  if (why) { refuse(t, id, why); return; }
   playCard(t, id);
+}
+
+/**
+ * A card the view refuses was chosen: the table says why at once; a lesson's page, which
+ * counts and explains each attempt (static/js/lesson.js), is told instead.
+ * @param {Table} t
+ * @param {CardId} id
+ * @param {string} why
+ */
+function refuse(t, id, why) {
+  if (t.ctx.refused) t.ctx.refused(id, why);
+  else t.ctx.toast(why);
 }

@@ -59,6 +59,8 @@ import { fmt, h } from "../dom.js";
  * @property {(text: string, kind?: "error" | "info") => void} toast
  * @property {(text: string) => void} announce says `text` to screen readers
  * @property {(options: RoomOptions) => void} editRules opens the house-rule editor
+ * @property {(card: CardId, why: string) => void} [refused] a card the view refuses was
+ *   chosen (a lesson's page judges it; the table shows `why` when this is not given)
  */
 
 /** Where each seat sits, counted from the receiver's own seat. */
