@@ -23,7 +23,8 @@ class GamesConfig(AppConfig):
             publish_block=live_talk.publish_block,
             publish_queue=broadcast.send_site_frame,
             publish_site_frames=broadcast.send_site_frames,
-            publish_tournament=broadcast.send_tournament_frame))
+            publish_tournament=broadcast.send_tournament_frame,
+            run_review=bot_pool.embedded.review))
 
         # A sign-in that ends (log-out, new password, deleted account) closes its sockets.
         from django.contrib.auth.signals import user_logged_out

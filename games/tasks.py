@@ -12,7 +12,7 @@ from games import services
 from games.clubs import rounds
 from games.services import matchmaking
 from games.talk import online
-from games.teaching import hints
+from games.teaching import hints, reviews
 
 
 @shared_task(name="games.wake_deal", ignore_result=True)
@@ -50,6 +50,13 @@ def hint_task(code: str, user_id: int, version: int, channel_name: str,
     worker, and sent to that socket alone. Ids only in the message: never a card."""
     message = hints.reply(hints.HintJob(code, user_id, version), action_id)
     async_to_sync(get_channel_layer().send)(channel_name, message)
+
+
+@shared_task(name=reviews.REVIEW_TASK, ignore_result=True)
+def review_task(review_id: int) -> None:
+    """A deal's review (games/teaching/reviews.py), on a bot worker: its id only in the
+    message, never a card."""
+    reviews.work(review_id)
 
 
 @shared_task(name="games.purge_connections", ignore_result=True)

@@ -7,6 +7,7 @@ from games.views import learn as learn_views
 from games.views import pages as views
 from games.views import preferences as preference_views
 from games.views import queue as queue_views
+from games.views import reviews as review_views
 from games.views import rules as rules_views
 from games.views import tournament_desk as desk_views
 from games.views import tournament_results as result_views
@@ -50,6 +51,12 @@ urlpatterns = [
     path("players/<id:pk>/", views_history.player_page, name="player"),
     path("matches/<id:pk>/", views_history.match_detail, name="match"),
     path("matches/<id:pk>/replay.json", views_history.match_replay, name="match_replay"),
+    path("matches/<id:pk>/deals/<int:number>/review/", review_views.deal_review,
+         name="deal_review"),
+    path("matches/<id:pk>/deals/<int:number>/review/state/", review_views.deal_review_state,
+         name="deal_review_state"),
+    path("matches/<id:pk>/deals/<int:number>/review/try/", review_views.try_again,
+         name="deal_review_try"),
     path("matches/<id:pk>/transcript.json", views_history.match_transcript,
          name="match_transcript"),
     path("standings/", views_history.standings, name="standings"),

@@ -271,6 +271,10 @@ TROCCAS_BOT_BUDGET_MS = env_int("TROCCAS_BOT_BUDGET_MS", 50)
 # A hint's search (games/teaching/hints.py, issue #28 item 2): the strong bot's judgement of
 # every option, spent in full; the reply's p95 is to stay under 500 ms (bench/teaching.py).
 TROCCAS_HINT_BUDGET_MS = env_int("TROCCAS_HINT_BUDGET_MS", 300)
+# A deal's review (games/teaching/reviews.py, issue #28 item 3): each of the player's decisions
+# with a choice judged at this budget, in the background; a deal has at most 20 such
+# decisions, so a review takes about 20 s of one worker at most (bench/teaching.py: ≤ 25 s).
+TROCCAS_REVIEW_BUDGET_MS = env_int("TROCCAS_REVIEW_BUDGET_MS", 900)
 TROCCAS_BOT_THREADS = env_int("TROCCAS_BOT_THREADS", 2)
 # Overloaded bot runners halve the budget down to this floor (games/services/bots/budget.py):
 # below it a strong bot's search is hardly better than the cheapest card, and a turn's fixed

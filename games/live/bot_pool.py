@@ -25,7 +25,7 @@ from django.db import close_old_connections, connection
 
 from games import services
 from games.services.bots.budget import governor
-from games.teaching import hints
+from games.teaching import hints, reviews
 
 log = logging.getLogger(__name__)
 
@@ -111,6 +111,27 @@ class EmbeddedBots:
         finally:
             connection.close()
         async_to_sync(get_channel_layer().send)(channel_name, message)
+
+    def review(self, review_id: int) -> None:
+        """A deal's review (games/teaching/reviews.py) on a bot thread; dropped while the pool
+        is idle (the review's page starts it again once it has made no progress for a while,
+        `reviews.STALE_S`)."""
+        with self._lock:
+            pool = self._pool
+            if pool is None:
+                return
+            try:
+                pool.submit(self._review, review_id)
+            except RuntimeError:  # shut down meanwhile
+                return
+
+    @staticmethod
+    def _review(review_id: int) -> None:
+        close_old_connections()
+        try:
+            reviews.work(review_id)
+        finally:
+            connection.close()
 
     @staticmethod
     def _run(round_id: int, version: int, due: float) -> None:

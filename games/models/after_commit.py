@@ -54,6 +54,9 @@ class Effects:
     publish_site_frames: Callable[[list[tuple[int, dict[str, Any]]]], None]
     # A tournament changed (games/clubs/push.py): one frame to the site sockets watching it.
     publish_tournament: Callable[[int, dict[str, Any]], None]
+    # The embedded mode's bot threads: a deal's review to work out (games/teaching/reviews.py;
+    # the distributed mode sends a Celery task by name instead).
+    run_review: Callable[[int], None] | None = None
 
 
 _effects: Effects | None = None

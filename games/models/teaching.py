@@ -30,3 +30,59 @@ class LessonProgress(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id}: {self.lesson} ({self.stars})"
+
+
+class ReviewStatus(models.TextChoices):
+    QUEUED = "queued", _("queued")
+    RUNNING = "running", _("running")
+    DONE = "done", _("done")
+    FAILED = "failed", _("failed")
+
+
+class DealReview(models.Model):
+    """A player's review of their own seat in one finished deal (issue #28 item 3): each of
+    their decisions judged again by the strong bot from what they knew then. Kept with the
+    deal; shown to that player alone. `result` holds only the player's own cards."""
+
+    round = models.ForeignKey("games.Round", on_delete=models.CASCADE, related_name="reviews",
+                              verbose_name=_("deal"))
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="deal_reviews", verbose_name=_("player"))
+    seat = models.PositiveSmallIntegerField(_("seat"))
+    status = models.CharField(_("status"), max_length=8, choices=ReviewStatus.choices,
+                              default=ReviewStatus.QUEUED)
+    done = models.PositiveSmallIntegerField(_("decisions judged"), default=0)
+    total = models.PositiveSmallIntegerField(_("decisions"), default=0)
+    result = models.JSONField(_("result"), default=list, blank=True)
+    created = models.DateTimeField(_("asked"), default=timezone.now)
+    updated = models.DateTimeField(_("last progress"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("deal review")
+        verbose_name_plural = _("deal reviews")
+        constraints = [models.UniqueConstraint(fields=["round", "user"],
+                                               name="one_review_per_deal_and_player")]
+
+    def __str__(self) -> str:
+        return f"review of round {self.round_id} for {self.user_id} ({self.status})"
+
+
+class PracticePosition(models.Model):
+    """Where a practice table's first deal starts (issue #28 item 3, "try again from here"):
+    the deck, the dealer and the engine actions already played, seats as at the new table.
+    Read once, by the writer, when the table's match starts (games/services/writer.py)."""
+
+    room = models.OneToOneField("games.Room", on_delete=models.CASCADE,
+                                related_name="practice_position", verbose_name=_("room"))
+    deck = models.JSONField(_("deck order"))
+    dealer = models.PositiveSmallIntegerField(_("dealer"))
+    actions = models.JSONField(_("actions"), default=list)
+    source = models.ForeignKey("games.Round", on_delete=models.SET_NULL, null=True, blank=True,
+                               related_name="+", verbose_name=_("from the deal"))
+
+    class Meta:
+        verbose_name = _("practice position")
+        verbose_name_plural = _("practice positions")
+
+    def __str__(self) -> str:
+        return f"position for room {self.room_id}"

@@ -32,7 +32,7 @@ from django.utils import timezone
 from accounts.sessions import signed_in_statement, still_signed_in
 from games.engine import CARD_IDS, MATCH_OVER, RuleError, apply
 from games.engine.actions import ACTIONS, OPTIMISTIC_TYPES, STAND_IN_TYPES, Sender
-from games.models import Match, MatchStatus, Room, RoundAction, planned_deck
+from games.models import Match, MatchStatus, PracticePosition, Room, RoundAction, planned_deck
 from games.services import backends, deadlines, sql
 from games.services.announce import announce
 from games.services.backends import LoopBackend, LoopIO, Read, ThreadBackend, ThreadIO, Write
@@ -591,7 +591,34 @@ def _start_match(t: Table, user: Any, owner_seat: SeatRow, key: str | None,
     )
     room.current_match = match
     t.match = match
+    actor = owner_seat.index if actor_seat is None else actor_seat
+    position = (PracticePosition.objects.filter(room=room).first()
+                if number == 1 and match.rated is False else None)
+    if position is not None:
+        _start_at(t, position, by_index, user, actor, key)
+        return
     t.state = lobby_state(options, owner_seat.index)
     deck = _deck_for(room.pk, 1)
-    actor = owner_seat.index if actor_seat is None else actor_seat
     apply_engine(t, {"type": "start_round", "deck": deck}, user, actor, key)
+
+
+def _start_at(t: Table, position: PracticePosition, by_index: dict[int | None, SeatRow],
+              user: Any, actor: int | None, key: str | None) -> None:
+    """A practice table's first deal from a position of another deal ("try again from here",
+    games/teaching/reviews.py): its deck and dealer, then the actions played up to it, each
+    logged as its seat's, in this one command — the table is first announced at the
+    position. Only ever a practice table's first match: no result of it counts."""
+    t.state = lobby_state(rules_of(t.room), position.dealer)
+    apply_engine(t, {"type": "start_round", "deck": list(position.deck)}, user, actor, key)
+    for action in position.actions:
+        seat = action.get("seat")
+        row = by_index.get(seat) if isinstance(seat, int) else None
+        apply_engine(t, dict(action), _Actor(row.user_id) if row is not None else None,
+                     seat, None)
+
+
+@dataclass(frozen=True)
+class _Actor:
+    """Who a replayed action of a practice position is logged as: the seat's player."""
+
+    pk: int

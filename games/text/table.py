@@ -191,6 +191,8 @@ def ui_strings() -> dict[str, str]:
         "bock_double": _("Bock ×2"),
         "buob_took": _("%(team)s took the trick"),
         "replay_link": _("Watch the replay"),
+        # Issue #28 item 3: the score sheet's link to the review of one's own play in the deal.
+        "review_link": _("Review my play"),
         # Help and misc.
         "help": _("Help"),
         "help_title": _("Keyboard shortcuts"),

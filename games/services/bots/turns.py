@@ -39,7 +39,7 @@ from games.engine.events import Event
 from games.engine.options import Options
 from games.engine.rules import PUBLIC_REFUSALS
 from games.history.replay import ENGINE_KINDS, engine_action
-from games.models import MatchStatus, Room, Round, RoundAction
+from games.models import MatchStatus, PracticePosition, Room, Round, RoundAction
 from games.models.presence import PRESENCE_TIMEOUT
 from games.services.bots import budget as bot_budget
 from games.services.bots import pace
@@ -340,8 +340,8 @@ def _must(code: str, user: Any, kind: str, **fields: Any) -> None:
         raise ServiceError(out.code or "SERVER_ERROR")
 
 
-def create_practice_table(user: Any, level: str, options: dict[str, Any] | None = None
-                          ) -> Room:
+def create_practice_table(user: Any, level: str, options: dict[str, Any] | None = None,
+                          position: dict[str, Any] | None = None) -> Room:
     """Play now: a private table of `user` (seat 0, dealing first), a bot partner (seat 2) and
     two bot opponents (1, 3) at `level`, the first deal started; BOT_TABLES_CAPPED when the
     player has as many open bot tables as allowed (settings.TROCCAS_MAX_BOT_TABLES). Every
@@ -357,5 +357,12 @@ def create_practice_table(user: Any, level: str, options: dict[str, Any] | None 
                        take_seat="A")
     for index in (2, 1, 3):
         _must(room.code, user, "seat_bot", index=index, level=level)
+    if position is not None:
+        # "Try again from here" (games/teaching/reviews.py): the first deal starts at a
+        # position of another deal, the player at seat 0 (games/services/writer.py).
+        PracticePosition.objects.create(room=room, deck=position["deck"],
+                                        dealer=position["dealer"],
+                                        actions=position["actions"],
+                                        source_id=position.get("source"))
     _must(room.code, user, "start_round")
     return Room.objects.get(pk=room.pk)

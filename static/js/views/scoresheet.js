@@ -65,6 +65,13 @@ export function renderOverlay(t) {
       h("div.pile-cards", null, v.scart.map((id) => t.card(id)))) : null);
     parts.push(details);
     const buttons = [];
+    // Issue #28 item 3: a seated player's review of their play in the deal just scored (the
+    // lesson's table has no match of its own: id 0).
+    if (v.seat !== null && v.match && v.match.id && v.deal_number) {
+      buttons.push(h("a.button.button-secondary", {
+        href: `${t.ctx.cfg.matches}${v.match.id}/deals/${v.deal_number}/review/`,
+        "data-action": "review", target: "_blank", rel: "noopener" }, S.review_link));
+    }
     if (v.phase === "MATCH_OVER") {
       parts.unshift(h("div.match-over", null, h("h2", null, S.match_over),
         h("p.winner", null, v.winner === "draw" ? S.match_draw
