@@ -24,6 +24,8 @@ from django.views.decorators.http import require_POST
 from django.views.generic import FormView, UpdateView
 from django.views.i18n import set_language as django_set_language
 
+from games.models import funnel
+
 from . import email_confirm, forms, ratelimit
 from .middleware import set_language_cookie
 from .models import User
@@ -79,6 +81,9 @@ class SignUpView(_SignUpBase):
 
     def form_valid(self, form: forms.SignUpForm) -> HttpResponse:
         user = form.save()
+        # Issue #28 item 5: the newcomers' funnel counts the account (before the sign-in,
+        # which may carry a visitor's finished lessons over and count the first one).
+        funnel.signed_up(user)
         email_confirm.send_link(self.request, user)
         # The site's one backend (settings.AUTHENTICATION_BACKENDS): a session names the backend
         # that signed it in, and one not listed there is signed out on its next request.

@@ -23,11 +23,15 @@ from games.models import (
     Club,
     ClubInvite,
     Connection,
+    DealReview,
     DirectorAction,
     Entrant,
     FAQEntry,
     FriendRequest,
     Friendship,
+    FunnelWeek,
+    IllegalByDeal,
+    LessonProgress,
     Match,
     MatchStatus,
     Membership,
@@ -565,3 +569,40 @@ class ResultAdjustmentAdmin(ReadOnlyAdmin):
     list_display = ("tournament", "entrant", "match_points", "card_points", "reason", "created")
     search_fields = ("tournament__name", "reason")
     list_select_related = ("tournament", "entrant")
+
+
+# --- teaching (issue #28): the course's progress, reviews, and the newcomers' funnel ---------
+
+@admin.register(LessonProgress)
+class LessonProgressAdmin(ReadOnlyAdmin):
+    list_display = ("user", "lesson", "stars", "finished")
+    list_filter = ("lesson", "stars")
+    search_fields = ("user__username", "user__display_name")
+    list_select_related = ("user",)
+
+
+@admin.register(DealReview)
+class DealReviewAdmin(ReadOnlyAdmin):
+    # The verdicts stay the player's: staff see that a review was asked and how it went.
+    list_display = ("user", "round", "status", "done", "total", "created", "updated")
+    list_filter = ("status",)
+    fields = ("user", "round", "seat", "status", "done", "total", "created", "updated")
+    list_select_related = ("user", "round__match__room")
+
+
+@admin.register(FunnelWeek)
+class FunnelWeekAdmin(ReadOnlyAdmin):
+    """How far the accounts of each sign-up week got: counts only, nobody named."""
+
+    list_display = ("week", "signed_up", "lesson", "first_deal", "first_match")
+
+
+@admin.register(IllegalByDeal)
+class IllegalByDealAdmin(ReadOnlyAdmin):
+    """Illegal attempts per deal over the players' first ten deals: are newcomers learning?"""
+
+    list_display = ("deal", "deals", "illegal", "per_deal_shown")
+
+    @admin.display(description=_("attempts per deal"))
+    def per_deal_shown(self, obj: IllegalByDeal) -> float:
+        return obj.per_deal

@@ -49,7 +49,14 @@ from games.models.talk import (
     TalkReport,
     TalkSuspension,
 )
-from games.models.teaching import DealReview, LessonProgress, PracticePosition, ReviewStatus
+from games.models.teaching import (
+    DealReview,
+    FunnelWeek,
+    IllegalByDeal,
+    LessonProgress,
+    PracticePosition,
+    ReviewStatus,
+)
 from games.models.tournaments import (
     DirectorAction,
     Entrant,
@@ -76,14 +83,14 @@ from games.models.tournaments import (
 __all__ = [
     "Admission", "Club", "ClubInvite", "ClubInviteKind", "Membership", "Role", "INVITE_ALPHABET",
     "INVITE_LENGTH", "PRESENCE_TIMEOUT", "STALE_AFTER", "Announcement", "Block", "BlockedWord",
-    "Connection", "DeadlineKind", "DebtStatus", "FAQEntry", "DealReview", "FriendRequest",
-    "Friendship", "LessonProgress", "Match", "MatchStatus", "NarrDebt", "NoticeKind",
-    "Notification", "PracticePosition", "ReviewStatus", "PairStats", "Phase", "PlayerRating",
-    "QueueEntry", "QueueStatus", "QuickPhrase", "RatingHistory", "Room", "Round", "RoundAction",
-    "Seat", "SitePresence", "TalkAudience", "TalkMessage", "TalkMute", "ReportReason",
-    "TalkReport", "TalkSuspension", "Team", "Trick", "Visibility", "Winner", "new_invite_code",
-    "DirectorAction", "Entrant", "EntrantKind", "EntrantStatus", "ResultAdjustment", "RoundStatus",
-    "Spectators", "Stage", "StageFormat", "StageVenue", "TableOutcome", "TableTalk", "Tiebreak",
-    "Tournament", "TournamentBye", "TournamentRound", "TournamentStatus", "TournamentTable",
-    "Unfinished", "planned_deck",
+    "Connection", "DeadlineKind", "DebtStatus", "FAQEntry", "DealReview", "FunnelWeek",
+    "IllegalByDeal", "FriendRequest", "Friendship", "LessonProgress", "Match", "MatchStatus",
+    "NarrDebt", "NoticeKind", "Notification", "PracticePosition", "ReviewStatus", "PairStats",
+    "Phase", "PlayerRating", "QueueEntry", "QueueStatus", "QuickPhrase", "RatingHistory", "Room",
+    "Round", "RoundAction", "Seat", "SitePresence", "TalkAudience", "TalkMessage", "TalkMute",
+    "ReportReason", "TalkReport", "TalkSuspension", "Team", "Trick", "Visibility", "Winner",
+    "new_invite_code", "DirectorAction", "Entrant", "EntrantKind", "EntrantStatus",
+    "ResultAdjustment", "RoundStatus", "Spectators", "Stage", "StageFormat", "StageVenue",
+    "TableOutcome", "TableTalk", "Tiebreak", "Tournament", "TournamentBye", "TournamentRound",
+    "TournamentStatus", "TournamentTable", "Unfinished", "planned_deck",
 ]

@@ -86,3 +86,46 @@ class PracticePosition(models.Model):
 
     def __str__(self) -> str:
         return f"position for room {self.room_id}"
+
+
+class FunnelWeek(models.Model):
+    """How far the accounts that signed up in one week got (issue #28 item 5): counts only,
+    no account named. A step counts an account once, the first time it gets there
+    (games/models/funnel.py)."""
+
+    week = models.DateField(_("week of sign-up"), unique=True,
+                            help_text=_("The Monday of the week the accounts signed up."))
+    signed_up = models.PositiveIntegerField(_("signed up"), default=0)
+    lesson = models.PositiveIntegerField(_("finished a lesson"), default=0)
+    first_deal = models.PositiveIntegerField(_("finished a first deal"), default=0)
+    first_match = models.PositiveIntegerField(_("finished a first match"), default=0)
+
+    class Meta:
+        verbose_name = _("newcomers by week")
+        verbose_name_plural = _("newcomers by week")
+        ordering = ["-week"]
+
+    def __str__(self) -> str:
+        return str(self.week)
+
+
+class IllegalByDeal(models.Model):
+    """Illegal attempts (a card the rules refuse) in the players' first ten deals: for each
+    deal number, how many such deals were played and how many attempts were made in them —
+    counts only (issue #28 item 5)."""
+
+    deal = models.PositiveSmallIntegerField(_("the player's deal"), unique=True)
+    deals = models.PositiveIntegerField(_("deals played"), default=0)
+    illegal = models.PositiveIntegerField(_("illegal attempts"), default=0)
+
+    class Meta:
+        verbose_name = _("illegal attempts by deal")
+        verbose_name_plural = _("illegal attempts by deal")
+        ordering = ["deal"]
+
+    def __str__(self) -> str:
+        return str(self.deal)
+
+    @property
+    def per_deal(self) -> float:
+        return round(self.illegal / self.deals, 2) if self.deals else 0.0

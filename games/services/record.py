@@ -16,7 +16,7 @@ from games.engine.errors import RuleError
 from games.engine.events import BuobRefused
 from games.history import standings
 from games.models import MatchStatus, NarrDebt, Round, Trick
-from games.services import sql
+from games.services import newcomers, sql
 from games.services.announce import announce
 from games.services.errors import ServiceError
 from games.services.tables import ROOM_FIELDS, Table, room_fields
@@ -124,7 +124,8 @@ def apply_engine(t: Table, action: dict[str, Any], user: Any, seat: int | None,
     rnd.is_bock = deal.is_bock
     rnd.deadline, rnd.deadline_kind = next_deadline(new_state, t.now)
     armed = aim_wakeup(rnd, t.now)
-    if deal.points is not None and rnd.points_a is None:
+    scored = deal.points is not None and rnd.points_a is None
+    if deal.points is not None and scored:
         rnd.points_a, rnd.points_b = deal.points
         rnd.finished = t.now
     if created:
@@ -135,6 +136,10 @@ def apply_engine(t: Table, action: dict[str, Any], user: Any, seat: int | None,
         # it too (`deadlines.wake`), and must not be overwritten by a stale copy.
         t.later(sql.update_statement(rnd, _ROUND_ARMED_FIELDS if armed else _ROUND_PLAY_FIELDS))
     _persist_tricks_and_debts(t, rnd, new_state, events, t.now)
+    if scored:
+        # The deal's row first (the count reads the scored deals).
+        t.write_deferred()
+        newcomers.deal_scored(t, rnd)
     payload = {k: v for k, v in action.items() if k not in ("deck", "seat", "type")}
     log_action(t, rnd, user, seat, kind, payload, key, version, later=True)
     match = t.match
@@ -157,6 +162,7 @@ def apply_engine(t: Table, action: dict[str, Any], user: Any, seat: int | None,
         # (from the rows: the deal's and the log's are written first).
         t.write_deferred()
         standings.record_match(match)
+        newcomers.match_finished(t)
     t.state = new_state
     t.events.extend(events)
 

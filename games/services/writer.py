@@ -32,7 +32,15 @@ from django.utils import timezone
 from accounts.sessions import signed_in_statement, still_signed_in
 from games.engine import CARD_IDS, MATCH_OVER, RuleError, apply
 from games.engine.actions import ACTIONS, OPTIMISTIC_TYPES, STAND_IN_TYPES, Sender
-from games.models import Match, MatchStatus, PracticePosition, Room, RoundAction, planned_deck
+from games.models import (
+    Match,
+    MatchStatus,
+    PracticePosition,
+    Room,
+    RoundAction,
+    funnel,
+    planned_deck,
+)
 from games.services import backends, deadlines, sql
 from games.services.announce import announce
 from games.services.backends import LoopBackend, LoopIO, Read, ThreadBackend, ThreadIO, Write
@@ -162,6 +170,11 @@ def move(code: str, user: Any, cmd: Command, how: Attempt) -> Move:
         # Django is found while nothing is written yet.
         announce(t)
     except (ServiceError, RuleError) as exc:
+        if cmd.type == "play_card" and exc.code in funnel.ILLEGAL_CODES and t.round is not None:
+            # A card the rules refuse: the newcomers' funnel counts it (a cache key, no row).
+            seat = _seat_of(t, user)
+            if seat is not None and seat.index is not None and not getattr(user, "is_bot", False):
+                funnel.illegal(t.round.pk, seat.index)
         return Outcome(False, t.version_before, exc.code), None
     written = yield Write(list(t.deferred), cas, checked=t.optimistic)
     if not written:

@@ -24,7 +24,7 @@ from django.utils.translation import get_language
 
 from games.engine import events_for
 from games.engine.errors import ErrorCode
-from games.models import LessonProgress
+from games.models import LessonProgress, funnel
 from games.services.errors import ServiceError
 from games.text.errors import message_for
 from games.text.refusals import sentence
@@ -276,6 +276,8 @@ def _keep(user: Any, slug: str, stars: int) -> None:
         if not created and stars > row.stars:
             row.stars = stars
             row.save(update_fields=["stars"])
+        if created and LessonProgress.objects.filter(user=user).count() == 1:
+            funnel.reached(user, "lesson")  # the account's first lesson finished
 
 
 def record(user: Any, session: Any, slug: str, stars: int) -> None:

@@ -131,6 +131,10 @@ function start() {
    *  refusal because the table moved on is not shown (the view that follows says it all).
    *  @type {Set<string>} */
   const quietIds = new Set();
+  /** Commands whose refusal is never shown: a card the view refuses, said at once here and
+   *  sent only so the server counts the attempt (issue #28 item 5, the newcomers' funnel).
+   *  @type {Set<string>} */
+  const silentIds = new Set();
   const MOVED_ON = ["STALE_VERSION", "NOT_YOUR_TURN", "WRONG_PHASE"];
 
   // --- the owner's house-rule editor (the server-rendered form, filled from the view) --------
@@ -140,7 +144,8 @@ function start() {
   const editRules = rulesEditor(dialog, form, () => (table.view ? table.view.room.options : null),
     (options) => command("set_options", { options }));
 
-  const table = new Table(root, { cfg, S, names, command, ask, toast, announce, editRules });
+  const table = new Table(root, { cfg, S, names, command, ask, toast, announce, editRules,
+    refused: (card, why) => { toast(why); command("play_card", { card }, null, "silent"); } });
   guardLeaving(() => table.view, S);
   table.setBanner(S.connecting);
 
@@ -215,6 +220,8 @@ function start() {
           && table.view && table.view.legal_cards.includes("NARR")) {
           // The sentence names the Narr only to a player who holds it (issue #24 item 14).
           toast(`${msg.message || msg.code} ${S.refusal_narr}`);
+        } else if (msg.action_id && silentIds.has(msg.action_id)) {
+          // Said already, when the card was chosen.
         } else if (!(msg.action_id && quietIds.has(msg.action_id) && MOVED_ON.includes(msg.code))) {
           toast(msg.message || msg.code);
         }
@@ -241,6 +248,7 @@ function start() {
     pending.delete(actionId);
     sentTypes.delete(actionId);
     quietIds.delete(actionId);
+    silentIds.delete(actionId);
     if (done) done();
   }
 
@@ -289,8 +297,8 @@ function start() {
    * @param {K} type
    * @param {CommandFields[K]} [fields]
    * @param {(() => void) | null} [done] runs once the server answered (or it was not sent)
-   * @param {boolean} [quiet] sent by the page itself: a refusal because the table moved on
-   *   is not shown
+   * @param {boolean | "silent"} [quiet] sent by the page itself: a refusal because the table
+   *   moved on is not shown; "silent": no refusal is shown
    */
   function command(type, fields, done = null, quiet = false) {
     const actionId = uuid();
@@ -302,7 +310,8 @@ function start() {
     }
     pending.set(actionId, done);
     sentTypes.set(actionId, type);
-    if (quiet) quietIds.add(actionId);
+    if (quiet === "silent") silentIds.add(actionId);
+    else if (quiet) quietIds.add(actionId);
   }
 
   /**
