@@ -39,6 +39,7 @@ from games.models import (
     Notification,
     PairStats,
     PlayerRating,
+    PracticePosition,
     QueueEntry,
     RatingHistory,
     ResultAdjustment,
@@ -588,6 +589,16 @@ class DealReviewAdmin(ReadOnlyAdmin):
     list_filter = ("status",)
     fields = ("user", "round", "seat", "status", "done", "total", "created", "updated")
     list_select_related = ("user", "round__match__room")
+
+
+@admin.register(PracticePosition)
+class PracticePositionAdmin(ReadOnlyAdmin):
+    """Where a "try again from here" table started: read by the writer once, kept for its
+    replay. The deck and the actions are a finished deal's, shown to nobody else."""
+
+    list_display = ("room", "source", "dealer")
+    fields = ("room", "source", "dealer")
+    list_select_related = ("room",)
 
 
 @admin.register(FunnelWeek)

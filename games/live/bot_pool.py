@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -90,27 +92,33 @@ class EmbeddedBots:
             except RuntimeError:  # shut down meanwhile
                 governor.queue(-1)
 
-    def hint(self, job: hints.HintJob, channel_name: str, action_id: str | None) -> bool:
-        """A hint (games/teaching/hints.py) on a bot thread; False if the pool is not running
-        (the socket is told SERVER_ERROR)."""
+    def hint(self, job: hints.HintJob, channel_name: str, action_id: str | None,
+             deliver: Callable[[dict[str, Any]], None] | None = None) -> bool:
+        """A hint (games/teaching/hints.py) on a bot thread, its answer sent to the asking
+        socket's channel (or handed to `deliver`: bench/teaching.py); False if the pool is
+        not running (the socket is told SERVER_ERROR)."""
         with self._lock:
             pool = self._pool
             if pool is None:
                 return False
             try:
-                pool.submit(self._hint, job, channel_name, action_id)
+                pool.submit(self._hint, job, channel_name, action_id, deliver)
             except RuntimeError:  # shut down meanwhile
                 return False
         return True
 
     @staticmethod
-    def _hint(job: hints.HintJob, channel_name: str, action_id: str | None) -> None:
+    def _hint(job: hints.HintJob, channel_name: str, action_id: str | None,
+              deliver: Callable[[dict[str, Any]], None] | None) -> None:
         close_old_connections()
         try:
             message = hints.reply(job, action_id)
         finally:
             connection.close()
-        async_to_sync(get_channel_layer().send)(channel_name, message)
+        if deliver is not None:
+            deliver(message)
+        else:
+            async_to_sync(get_channel_layer().send)(channel_name, message)
 
     def review(self, review_id: int) -> None:
         """A deal's review (games/teaching/reviews.py) on a bot thread; dropped while the pool

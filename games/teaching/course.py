@@ -138,8 +138,8 @@ def _frame(found: Lesson, att: Attempt, pos: lessons.Position, you: str,
         else:
             legal = out["view"]["actions"]["legal_cards"] or []
             out["message"] = sentence(verdict.key, verdict.refusal, "NARR" in legal)
-            out["rule"] = _rule_url(_RULE_OF.get(verdict.key, "buob" if verdict.key.startswith(
-                "BUOB") else found.rule))
+            buob = verdict.key.lower().startswith("buob_")  # every BUOB refusal (RULES §8)
+            out["rule"] = _rule_url(_RULE_OF.get(verdict.key, "buob" if buob else found.rule))
     if out["finished"]:
         out["stars"] = lessons.stars(att.wrong)
         out["done"] = words.get("done", "")

@@ -34,6 +34,8 @@ EXPECTS = ("card", "deal", "continue", "scart", "buob")
 JUDGES = ("", "legal", "wins")
 STARTS = ("dealing", "scart", "play")
 _SUITS = ("C", "R", "S", "B")
+# What `void` may keep from a seat: a suit, the trumps (T), the Narr (N).
+_VOIDABLE = frozenset((*_SUITS, "T", "N"))
 
 
 class LessonFileError(ValueError):
@@ -183,7 +185,7 @@ def _scene(where: str, raw: dict[str, Any]) -> Scene:
         raise LessonFileError(f"{where}: start is one of {STARTS}")
     void = raw.get("void", ["", "", "", ""])
     if (not isinstance(void, list) or len(void) != 4
-            or not all(isinstance(v, str) and set(v) <= set("CRSBTN") for v in void)):
+            or not all(isinstance(v, str) and set(v) <= _VOIDABLE for v in void)):
         raise LessonFileError(f"{where}: `void` holds four strings of C R S B T N")
     try:
         options = Options.from_json(raw.get("options", {}))

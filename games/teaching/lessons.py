@@ -283,5 +283,46 @@ def hint(pos: Position, *, budget_ms: float, seed: int) -> advice.Advice:
     return advice.rank(pos.view(), pos.seat_events(), seed=seed, budget_ms=budget_ms)
 
 
-__all__ = ["ILLEGAL", "MOVE_TYPES", "RIGHT", "WRONG", "Move", "Position", "Verdict", "hint",
-           "judge", "replay", "setup", "stars", "take"]
+def candidates(pos: Position) -> list[dict[str, Any]]:
+    """Every move the learner could make now, as the lesson's page would send it."""
+    v = pos.view()
+    acts = v["actions"]
+    out: list[dict[str, Any]] = []
+    if acts["deal"]:
+        out.append({"type": "deal_next_pass"})
+    if v["phase"] == REVEAL:
+        out.append({"type": "continue"})
+    if acts["scart"]:
+        out.append({"type": "discard_scart", "cards": acts["scart_allowed"][:2]})
+    if acts["buob_suits"]:
+        out.append({"type": "call_buob"})
+    for card in acts["legal_cards"] or []:
+        out.append({"type": "play_card", "card": card})
+    return out
+
+
+def right_move(pos: Position) -> dict[str, Any]:
+    """A move the step judges right (a lesson that has none cannot be finished: its file is
+    wrong, and the tests say so)."""
+    for move in candidates(pos):
+        if judge(pos, move)[0].kind == RIGHT:
+            return move
+    raise LessonFileError(f"no right move at step {pos.step}")
+
+
+def solve(lesson: Lesson, scene: int) -> list[dict[str, Any]]:
+    """The right moves that finish a scene of the lesson (the tests, bench/teaching.py)."""
+    pos = setup(lesson.scenes[scene])
+    moves: list[dict[str, Any]] = []
+    for _ in range(60):
+        if pos.done:
+            return moves
+        move = right_move(pos)
+        take(pos, move)
+        moves.append(move)
+    raise LessonFileError("the scene never ends")
+
+
+__all__ = ["ILLEGAL", "MOVE_TYPES", "RIGHT", "WRONG", "Move", "Position", "Verdict",
+           "candidates", "hint", "judge", "replay", "right_move", "setup", "solve", "stars",
+           "take"]

@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from games.teaching.lesson_files import lessons
+from games.teaching import lessons
+from games.teaching.lesson_files import lessons as all_lessons
 from tests.browser.test_table import APP, click_card, shot
-from tests.teaching.lesson_play import play_scene
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(400)]
 
@@ -76,11 +76,11 @@ def test_every_lesson_is_completed_at_the_table(browser: Any, site_server: str,
         page.goto(f"{site_server}/en/")
         page.click("[data-learn]")
         page.click("[data-resume]")
-        for found in lessons():
+        for found in all_lessons():
             page.wait_for_selector(f"{APP}[data-answers]")
             assert f"/learn/{found.slug}/" in page.url
             for scene in range(len(found.scenes)):
-                for move in play_scene(found, scene):
+                for move in lessons.solve(found, scene):
                     _make(page, move)
                 if scene + 1 < len(found.scenes):
                     _make(page, {"type": "next"})
@@ -92,7 +92,7 @@ def test_every_lesson_is_completed_at_the_table(browser: Any, site_server: str,
             if following.count():
                 following.click()
         page.goto(f"{site_server}/en/learn/")
-        assert page.locator("ol.lessons li[data-stars='3']").count() == len(lessons())
+        assert page.locator("ol.lessons li[data-stars='3']").count() == len(all_lessons())
         assert errors == []
     finally:
         context.close()

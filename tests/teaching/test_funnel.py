@@ -19,10 +19,10 @@ from accounts.models import User
 from games import services
 from games.engine import PLAY, ROUND_OVER, legal_actions
 from games.models import FunnelWeek, IllegalByDeal, funnel
+from games.teaching import lessons
 from games.teaching.lesson_files import lesson
 from tests.support import bots as helpers
 from tests.support import tables
-from tests.teaching.lesson_play import play_scene
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("no_worker_threads")]
 STRONG = "kitchen-table-1979-Surselva"
@@ -46,7 +46,7 @@ def _finish_lesson(client: Client, slug: str) -> None:
     assert found is not None
     client.get(reverse("games:lesson", args=[slug]))
     for scene in range(len(found.scenes)):
-        for move in play_scene(found, scene):
+        for move in lessons.solve(found, scene):
             client.post(reverse("games:lesson_move", args=[slug]), json.dumps(move),
                         content_type="application/json")
         if scene + 1 < len(found.scenes):

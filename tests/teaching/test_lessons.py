@@ -18,7 +18,6 @@ from games.models import LessonProgress
 from games.teaching import lessons
 from games.teaching.lesson_files import LANGUAGES, ROOT, lesson, texts
 from games.teaching.lesson_files import lessons as all_lessons
-from tests.teaching.lesson_play import candidates, play_scene, right_move
 
 pytestmark = pytest.mark.django_db
 FAST = override_settings(TROCCAS_HINT_BUDGET_MS=20)
@@ -37,7 +36,7 @@ def _solve(client: Client, slug: str) -> dict[str, Any]:
     assert found is not None
     frame: dict[str, Any] = {}
     for scene in range(len(found.scenes)):
-        for move in play_scene(found, scene):
+        for move in lessons.solve(found, scene):
             status, frame = _post(client, "games:lesson_move", slug, move)
             assert status == 200 and frame["verdict"] == "right", frame
         if scene + 1 < len(found.scenes):
@@ -58,7 +57,7 @@ def test_every_lesson_is_finished_by_its_right_moves(slug: str) -> None:
     found = lesson(slug)
     assert found is not None
     for scene in range(len(found.scenes)):
-        moves = play_scene(found, scene)
+        moves = lessons.solve(found, scene)
         assert moves
         # The position is rebuilt from the file and the moves alone, always the same.
         again = lessons.replay(found, scene, moves)
@@ -241,7 +240,8 @@ def test_the_solver_sees_every_candidate_judged() -> None:
     found = lesson("buob")
     assert found is not None
     pos = lessons.setup(found.scenes[1])
-    assert right_move(pos) in candidates(pos) and right_move(pos)["type"] == "call_buob"
+    move = lessons.right_move(pos)
+    assert move in lessons.candidates(pos) and move["type"] == "call_buob"
 
 
 def test_the_course_is_linked_from_the_home_and_rules_pages(client: Client) -> None:

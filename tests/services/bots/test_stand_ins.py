@@ -226,6 +226,17 @@ def _people_play_until(code: str, by_seat: dict[int, Any], seat: int) -> None:
     raise AssertionError("never the seat's turn")
 
 
+def _stand_in_plays_a_card(code: str, seat: int) -> Any:
+    """Wake the stand-in until its card is down: it may call BUOB first (RULES.md §8)."""
+    for _ in range(3):
+        assert helpers.wake(code) is True
+        row = RoundAction.objects.filter(room__code=code).order_by("-version").first()
+        assert row is not None and row.actor_seat == seat
+        if row.kind == "play_card":
+            return row
+    raise AssertionError("the stand-in never played its card")
+
+
 def test_a_stand_in_plays_only_after_the_grace_period_and_hands_back(
         by_seat: dict[int, Any]) -> None:
     code, seat = _at_play(by_seat, grace=60)
@@ -245,14 +256,8 @@ def test_a_stand_in_plays_only_after_the_grace_period_and_hands_back(
     st = tables.state(code)
     assert st is not None
     legal = legal_actions(st, seat)["legal_cards"]
-    # The stand-in may call BUOB before its card (RULES.md §8): wake it until the card is down.
-    for _ in range(3):
-        assert helpers.wake(code) is True
-        row = RoundAction.objects.filter(room__code=code).order_by("-version").first()
-        assert row is not None and row.actor_seat == seat
-        if row.kind == "play_card":
-            break
-    assert row.kind == "play_card" and row.payload["card"] in legal
+    row = _stand_in_plays_a_card(code, seat)
+    assert row.payload["card"] in legal
     expected = row.payload["card"]
     assert row.actor.is_bot and row.actor != mario
     # Mario is back while the others play on to his next turn: the seat is his at once.
@@ -293,7 +298,7 @@ def test_standing_in_for_more_than_one_trick_makes_the_match_unrated(
     for n in (1, 2):
         _people_play_until(code, by_seat, seat)
         assert helpers.bot_to_act(code) is not None
-        assert helpers.wake(code)
+        _stand_in_plays_a_card(code, seat)
         assert helpers.current_match(code).rated is (n == 1)
 
 
