@@ -103,7 +103,7 @@ def refusal(state: MatchState, seat: int, legal: list[str]) -> dict[str, Any] | 
     which is `trick_legality`'s — the one rule that also gives `legal_actions` its legal cards,
     so the refusal can never disagree with them. In the Scart the dealer's cards are chosen,
     not played: the refused ones are those the room's rules keep out of the Scart
-    (SCART_FORBIDDEN_CARD; `actions.scart_allowed` lists the others).
+    (SCART_FORBIDDEN_CARD, naming them; `actions.scart_allowed` lists the others).
 
     `cards` are the cards the sentence names, all of them from this seat's own hand (RULES
     §13): the ones the rule asks for instead — the cards of the suit led (MUST_FOLLOW_SUIT),
@@ -128,9 +128,11 @@ def refusal(state: MatchState, seat: int, legal: list[str]) -> dict[str, Any] | 
         suit = trick.led if code in (_MUST_FOLLOW, _MUST_TRUMP) else None
         return {"code": _VALUE[code], "cards": named, "suit": suit}
     if phase == SCART and seat == deal.dealer:
-        if not hand & forbidden_scart_mask(deal, state.options.scart_forbidden):
+        kept = hand & forbidden_scart_mask(deal, state.options.scart_forbidden)
+        if not kept:
             return None
-        return {"code": _SCART_FORBIDDEN, "cards": [], "suit": None}
+        # The dealer's own cards that the room's rules keep out of the Scart (RULES §6).
+        return {"code": _SCART_FORBIDDEN, "cards": ids_of(kept), "suit": None}
     return {"code": _MATCH_OVER if phase == MATCH_OVER else _WRONG_PHASE, "cards": [],
             "suit": None}
 

@@ -22,13 +22,12 @@ from games.text.cards import card_name
 from games.text.errors import message_for
 
 # The codes of a refusal that names no card: the error's own sentence says it all (RULES §12).
-_PLAIN = (ErrorCode.NOT_YOUR_TURN, ErrorCode.WRONG_PHASE, ErrorCode.MATCH_OVER,
-          ErrorCode.SCART_FORBIDDEN_CARD)
+_PLAIN = (ErrorCode.NOT_YOUR_TURN, ErrorCode.WRONG_PHASE, ErrorCode.MATCH_OVER)
 
 
 def refusal_strings() -> dict[str, str]:
     """`refusal_<CODE>` for every code a view's refusal carries, and the words the script
-    composes them with, in the active language. The three codes that name cards (the cards
+    composes them with, in the active language. The codes that name cards (the cards
     the rule asks for instead, RULES §7, §8) have sentences of their own."""
     s = {
         # "You hold 3 of cups and king of cups: follow cups." (the seat's cards of the suit led)
@@ -36,6 +35,10 @@ def refusal_strings() -> dict[str, str]:
         # The seat holds no card of the suit led; %(cards)s are its trumps.
         f"refusal_{ErrorCode.MUST_PLAY_TRUMP}": _("You cannot follow %(suit)s, but you hold "
                                                   "%(cards)s: play a trump."),
+        # %(cards)s are the dealer's own cards the room's rules keep out of the Scart.
+        f"refusal_{ErrorCode.SCART_FORBIDDEN_CARD}": _("Under this room's rules the Scart "
+                                                       "takes none of %(cards)s: choose "
+                                                       "other cards."),
         # %(cards)s is the one called jack.
         f"refusal_{ErrorCode.BUOB_FORCED_JACK}": _("BUOB was called on you: you must play the "
                                                    "called jack (%(cards)s)."),

@@ -161,9 +161,10 @@ def test_s12_in_the_scart_others_wait_and_the_dealer_is_told_the_forbidden_cards
     state = dealt(CANONICAL_DECK)
     assert assert_one_source(state, OWNER)["code"] == "WRONG_PHASE"
     v = view(state, CURDIN)
-    assert v["refusal"] == {"code": "SCART_FORBIDDEN_CARD", "cards": [], "suit": None}
     forbidden = [c for c in v["hand"] if c not in v["actions"]["scart_allowed"]]
     assert forbidden  # Curdin holds T21 and the Narr
+    # The refusal names them: the dealer's own cards the rules keep out (issue #28 item 4).
+    assert v["refusal"] == {"code": "SCART_FORBIDDEN_CARD", "cards": forbidden, "suit": None}
     for card in forbidden:
         other = next(c for c in v["actions"]["scart_allowed"])
         with pytest.raises(RuleError) as exc:

@@ -23,7 +23,7 @@ from games.engine import apply, view
 from games.engine.state import MatchState
 from games.text.cards import card_names
 from games.text.table import ui_strings
-from tests.engine.helpers import ANNA, CANONICAL_DECK, CURDIN, OWNER, in_play, play, setup
+from tests.engine.helpers import ANNA, CANONICAL_DECK, CURDIN, OWNER, dealt, in_play, play, setup
 
 ROOT = Path(__file__).resolve().parents[2]
 HAND_JS = ROOT / "static" / "js" / "views" / "hand.js"
@@ -47,6 +47,7 @@ def views() -> dict[str, dict[str, Any]]:
         "trump": view(play(vector, OWNER, "RK"), ANNA),
         "trump_narr": view(play(narr, OWNER, "R1"), ANNA),
         "forced": view(forced, ANNA),
+        "scart": view(dealt(CANONICAL_DECK), CURDIN),
         "not_your_turn": view(vector, ANNA),
     }
 
@@ -85,6 +86,9 @@ def test_english_sentences_name_the_seats_cards() -> None:
     assert said["forced"] == ("BUOB was called on you: you must play the called jack (jack of "
                               "swords).")
     assert said["not_your_turn"] == "It is not your turn: wait for the highlighted player."
+    # The dealer's own cards that the room's rules keep out of the Scart (issue #28 item 4).
+    assert said["scart"] == ("Under this room's rules the Scart takes none of XXI — the World "
+                             "and the Fool: choose other cards.")
 
 
 # The GLOSSARY's words each sentence must use: follow suit, trump, jack, the Narr, the suits.
@@ -112,11 +116,11 @@ def test_each_language_says_it_with_the_glossary_words(language: str) -> None:
         for word in words:
             assert word in said[key], (language, key, word, said[key])
     v = views()
-    for key in ("follow", "trump", "trump_narr", "forced"):
+    for key in ("follow", "trump", "trump_narr", "forced", "scart"):
         for card in v[key]["refusal"]["cards"]:
             assert names[card] in said[key], (language, key, card)
     # Only the seat's own cards are named: never one of another hand.
-    for key in ("follow", "trump", "forced"):
+    for key in ("follow", "trump", "forced", "scart"):
         shown = {c for c, name in names.items() if re.search(re.escape(name) + r"\b", said[key])}
         assert shown <= set(v[key]["hand"]), (language, key, shown - set(v[key]["hand"]))
 
