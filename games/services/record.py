@@ -136,10 +136,6 @@ def apply_engine(t: Table, action: dict[str, Any], user: Any, seat: int | None,
         # it too (`deadlines.wake`), and must not be overwritten by a stale copy.
         t.later(sql.update_statement(rnd, _ROUND_ARMED_FIELDS if armed else _ROUND_PLAY_FIELDS))
     _persist_tricks_and_debts(t, rnd, new_state, events, t.now)
-    if scored:
-        # The deal's row first (the count reads the scored deals).
-        t.write_deferred()
-        newcomers.deal_scored(t, rnd)
     payload = {k: v for k, v in action.items() if k not in ("deck", "seat", "type")}
     log_action(t, rnd, user, seat, kind, payload, key, version, later=True)
     match = t.match
@@ -162,7 +158,14 @@ def apply_engine(t: Table, action: dict[str, Any], user: Any, seat: int | None,
         # (from the rows: the deal's and the log's are written first).
         t.write_deferred()
         standings.record_match(match)
-        newcomers.match_finished(t)
+    if scored:
+        # The newcomers' funnel (games/services/newcomers.py), once the match's row is written
+        # (its totals: the first write of a scored deal) and the deal's row with it (the count
+        # reads the scored deals).
+        t.write_deferred()
+        newcomers.deal_scored(t, rnd)
+        if match.status == MatchStatus.FINISHED and before[4] == MatchStatus.RUNNING:
+            newcomers.match_finished(t)
     t.state = new_state
     t.events.extend(events)
 

@@ -30,12 +30,16 @@ from games.bots import advice
 from games.engine import (
     MatchState,
     PublicRefusal,
+    RuleError,
     apply,
     events_for,
     new_match_state,
+    team_of,
     view,
 )
+from games.engine.cards import INDEX, points
 from games.engine.errors import ErrorCode
+from games.engine.events import TrickWon
 from games.engine.options import Options
 from games.history.replay import ENGINE_KINDS, REFUSAL_KIND, engine_action
 from games.models import DealReview, Match, ReviewStatus, Round, RoundAction, after_commit
@@ -144,7 +148,42 @@ def judge(d: Decision, seat: int, *, seed: int, budget: float,
         out.update(points=played.points, loss=round(loss, 2), error=played.error,
                    costly=(played is not best and loss >= COSTLY
                            and (played.error < 0 or loss > 2 * played.error)))
+    if kind == "play" and played is not best:
+        out["reason"] = _why(d.state, seat, d.action, best.action)
     return out
+
+
+def _trick_taken(state: MatchState, action: dict[str, Any]) -> TrickWon | None:
+    try:
+        _after, events = apply(state, {k: v for k, v in action.items()
+                                       if k not in ("call_buob", "buob_suit")})
+    except RuleError:
+        return None
+    return next((e for e in events if isinstance(e, TrickWon)), None)
+
+
+def _why(state: MatchState, seat: int, played: dict[str, Any], best: dict[str, Any]) -> str:
+    """What the better card does that the played one did not, where the player's card ends
+    the trick (its outcome is then known from what the player saw): "wins" (it takes the trick
+    for the team), "partner" (it leaves the trick to the partner), "cheaper" (the trick is lost
+    either way: it gives the other team fewer points), "richer" (the team takes it either way:
+    it brings more points), or "" (a reason only the rest of the deal shows)."""
+    deal = state.deal
+    if deal is None or deal.current is None or len(deal.current.cards) != 3:
+        return ""
+    mine, other = _trick_taken(state, played), _trick_taken(state, best)
+    if mine is None or other is None:
+        return ""
+    ours = team_of(seat)
+    mine_won, other_won = team_of(mine.winner) == ours, team_of(other.winner) == ours
+    if other_won and not mine_won:
+        return "partner" if other.winner != seat else "wins"
+    card_points = points(INDEX[best["card"]]) - points(INDEX[played["card"]])
+    if not other_won and not mine_won and card_points < 0:
+        return "cheaper"
+    if other_won and mine_won and card_points > 0:
+        return "richer"
+    return ""
 
 
 def _own(user: Any, match: Match, number: int) -> tuple[Round, int]:

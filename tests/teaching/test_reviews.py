@@ -183,3 +183,27 @@ def test_try_again_only_for_a_decision_of_the_review(client: Client, owner: Any,
     assert client.post(url, {"version": "1"}).status_code == 302
     assert client.post(url, {"version": "x"}).status_code == 302
     assert Match.objects.count() == rooms
+
+
+def test_a_costly_card_that_ends_the_trick_says_why() -> None:
+    """Where the player's card ends the trick, the review says what the better card does
+    (the lessons' positions: the learner plays the fourth card)."""
+    from games.teaching import lesson_files, lessons
+
+    counting = lesson_files.lesson("cards-and-counting")
+    who = lesson_files.lesson("who-wins")
+    narr = lesson_files.lesson("narr")
+    assert counting is not None and who is not None and narr is not None
+
+    def why(found: Any, scene: int, played: str, best: str) -> str:
+        state = lessons.setup(found.scenes[scene]).state
+        return reviews._why(state, 0, {"type": "play_card", "seat": 0, "card": played},
+                            {"type": "play_card", "seat": 0, "card": best})
+
+    # The partner's il mund takes the trick either way: the king brings more points.
+    assert why(counting, 0, "R2", "RK") == "richer"
+    # Coins: the 1 takes the trick, the 10 does not.
+    assert why(who, 0, "R10", "R1") == "wins"
+    # Team B's trump takes it either way: the queen gives fewer points than the king.
+    assert why(narr, 0, "CK", "CQ") == "cheaper"
+    assert why(who, 0, "R3", "R10") == ""
