@@ -31,6 +31,7 @@ from games.text.refusals import sentence
 
 from . import hints, lessons
 from .lesson_files import Lesson, LessonFileError, lesson, texts
+from .lesson_files import lessons as all_lessons
 
 ATTEMPT = "lesson_attempt"
 FINISHED = "lessons_finished"  # an anonymous learner's {slug: stars}
@@ -143,15 +144,9 @@ def _frame(found: Lesson, att: Attempt, pos: lessons.Position, you: str,
     if out["finished"]:
         out["stars"] = lessons.stars(att.wrong)
         out["done"] = words.get("done", "")
-        following = [x for x in lessons_list() if x.number > found.number]
+        following = [x for x in all_lessons() if x.number > found.number]
         out["next"] = reverse("games:lesson", args=[following[0].slug]) if following else None
     return out
-
-
-def lessons_list() -> tuple[Lesson, ...]:
-    from .lesson_files import lessons as all_lessons
-
-    return all_lessons()
 
 
 def find(slug: str) -> Lesson:
@@ -305,5 +300,5 @@ def carry_over(sender: Any, request: Any, user: Any, **kwargs: Any) -> None:
     del session[FINISHED]
 
 
-__all__ = ["ATTEMPT", "FINISHED", "Attempt", "carry_over", "finished", "hint", "lessons_list",
+__all__ = ["ATTEMPT", "FINISHED", "Attempt", "carry_over", "finished", "hint",
            "move", "record", "restart", "state"]
